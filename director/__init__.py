@@ -1,0 +1,1 @@
+"""The Director: robot-agnostic arbitration of tasks over provider groups."""

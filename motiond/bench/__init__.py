@@ -1,0 +1,35 @@
+"""Benchmarks behind ``motiond bench NAME``.
+
+A benchmark is a module ``motiond.bench.<name>`` with ``run(quick: bool) -> BenchResult``.
+Figures are printed one per line for people, and with ``--json`` as one JSON object on the last
+line for tools. Goals are printed beside the figures; a missed goal is reported, never hidden.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+
+from motiond.bench.timing import BenchResult, Goal, median_time
+
+#: bench name → module. Later issues add theirs.
+BENCHES: dict[str, str] = {}
+
+
+def run_bench(name: str, *, quick: bool, as_json: bool) -> int:
+    """Run one benchmark, print its figures; exit status 0 (goals are reported, not enforced)."""
+    if name not in BENCHES:
+        known = ", ".join(sorted(BENCHES)) or "none yet"
+        print(f"motiond bench: unknown benchmark {name!r} (known: {known})", file=sys.stderr)
+        return 2
+    module = importlib.import_module(BENCHES[name])
+    result: BenchResult = module.run(quick)
+    for line in result.lines():
+        print(line)
+    if as_json:
+        print(json.dumps(result.as_dict(), sort_keys=True))
+    return 0
+
+
+__all__ = ["BENCHES", "BenchResult", "Goal", "median_time", "run_bench"]

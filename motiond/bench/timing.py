@@ -1,0 +1,71 @@
+"""Timing helpers and the result type shared by every benchmark."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import attrs
+
+
+def median_time(fn: Callable[[], object], *, repeat: int, number: int = 1) -> float:
+    """Median wall time of ``number`` calls of ``fn``, per call, in seconds, over ``repeat`` runs.
+
+    One untimed warm-up run comes first so caches and lazy imports do not count.
+    """
+    fn()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+@attrs.frozen
+class Goal:
+    """A target for one figure: ``value <= limit`` (or ``>=`` when ``at_least``)."""
+
+    limit: float
+    at_least: bool = False
+
+    def met(self, value: float) -> bool:
+        """Whether ``value`` reaches the goal."""
+        return value >= self.limit if self.at_least else value <= self.limit
+
+    def describe(self) -> str:
+        """The goal as text, e.g. ``<= 0.3``."""
+        return f"{'>=' if self.at_least else '<='} {self.limit:g}"
+
+
+@attrs.frozen
+class BenchResult:
+    """What a benchmark measured: named figures with units, and goals for some of them."""
+
+    name: str
+    figures: dict[str, float]
+    units: dict[str, str] = attrs.field(factory=dict)
+    goals: dict[str, Goal] = attrs.field(factory=dict)
+    notes: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        """Human-readable report, one figure per line."""
+        out = [f"bench {self.name}"]
+        for key, value in self.figures.items():
+            unit = self.units.get(key, "")
+            line = f"  {key:<28} {value:>12.4g} {unit}"
+            goal = self.goals.get(key)
+            if goal is not None:
+                verdict = "met" if goal.met(value) else "NOT MET"
+                line += f"   (goal {goal.describe()}: {verdict})"
+            out.append(line)
+        out.extend(f"  note: {note}" for note in self.notes)
+        return out
+
+    def as_dict(self) -> dict[str, object]:
+        """The figures, plus ``bench`` and a ``goals_met`` map, for ``--json``."""
+        data: dict[str, object] = {"bench": self.name, **self.figures}
+        data["goals_met"] = {k: g.met(self.figures[k]) for k, g in self.goals.items()}
+        return data

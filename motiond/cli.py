@@ -1,0 +1,43 @@
+"""The ``motiond`` command line.
+
+Each subcommand lives in its own module under ``motiond.commands`` with two functions,
+``add_arguments(parser)`` and ``main(args) -> int``. Modules keep heavy imports (MuJoCo, the
+runtime) inside ``main`` so that ``motiond --help`` stays instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+#: subcommand → (module, one-line help). Later issues add their commands here.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("motiond.commands.demo", "simulated NAO + daemon: run the demo course and report"),
+    "bench": ("motiond.commands.bench", "run a benchmark and print its figures"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every registered subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="motiond", description="Motion daemon for NAO-class humanoid robots."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_arguments(command)
+        command.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``motiond`` console script."""
+    args = build_parser().parse_args(argv)
+    return int(args._module.main(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

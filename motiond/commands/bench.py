@@ -1,0 +1,21 @@
+"""``motiond bench NAME [--quick] [--json]``."""
+
+from __future__ import annotations
+
+import argparse
+
+from motiond.bench import BENCHES, run_bench
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``motiond bench``."""
+    parser.add_argument("name", help=f"which benchmark ({', '.join(sorted(BENCHES))})")
+    parser.add_argument("--quick", action="store_true", help="fewer repetitions (smoke run)")
+    parser.add_argument(
+        "--json", action="store_true", help="print one JSON object with the figures, last"
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the named benchmark and print its figures."""
+    return run_bench(args.name, quick=args.quick, as_json=args.json)

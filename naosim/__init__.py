@@ -1,0 +1,1 @@
+"""A simulated NAO in MuJoCo behind a LoLA server."""

@@ -1,0 +1,1 @@
+"""The NAO actuation tree, the robot model and its kinematics."""

@@ -1,0 +1,1 @@
+"""Keyframe scripts shipped as data (YAML, rUNSWift .pos)."""

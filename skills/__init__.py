@@ -1,0 +1,1 @@
+"""What behaviours ask for: walk, kick, scripts, stand, get-up, look, freeze."""

@@ -1,0 +1,54 @@
+"""The command line skeleton and the benchmark report."""
+
+import json
+
+import pytest
+
+from motiond.bench.timing import BenchResult, Goal
+from motiond.cli import build_parser, main
+
+
+def test_help_lists_demo_and_bench(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "demo" in out
+    assert "bench" in out
+
+
+def test_unknown_command_is_refused(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["fly"])
+    assert exit_info.value.code == 2
+
+
+def test_bench_parser_takes_quick_and_json():
+    parser = build_parser()
+    args = parser.parse_args(["bench", "director", "--quick", "--json"])
+    assert args.name == "director"
+    assert args.quick and args.json
+
+
+def test_bench_result_reports_goals_and_json():
+    result = BenchResult(
+        name="x",
+        figures={"fast_ms": 0.2, "slow_ms": 2.0},
+        units={"fast_ms": "ms"},
+        goals={"fast_ms": Goal(0.3), "slow_ms": Goal(1.0)},
+    )
+    text = "\n".join(result.lines())
+    assert "(goal <= 0.3: met)" in text
+    assert "(goal <= 1: NOT MET)" in text
+    data = json.loads(json.dumps(result.as_dict()))
+    assert data["goals_met"] == {"fast_ms": True, "slow_ms": False}
+
+
+def test_goal_at_least():
+    assert Goal(10.0, at_least=True).met(12.0)
+    assert not Goal(10.0, at_least=True).met(9.0)
+
+
+def test_unknown_bench_is_refused_with_the_known_names(capsys):
+    assert main(["bench", "no-such-bench"]) == 2
+    assert "unknown benchmark 'no-such-bench'" in capsys.readouterr().err
