@@ -1,0 +1,99 @@
+"""The MuJoCo NAO built from the project's model data."""
+
+from __future__ import annotations
+
+import mujoco
+import numpy as np
+import pytest
+
+from lola_io.joints import JOINT_NAMES
+from naosim.model_builder import BALL_MASS, MIN_MASS, build_model, build_spec
+from providers.model import load_nao_model
+
+
+def _names(m: mujoco.MjModel, kind: mujoco.mjtObj, count: int) -> set[str]:
+    return {mujoco.mj_id2name(m, kind, i) for i in range(count)}
+
+
+def test_every_urdf_link_joint_and_frame_is_named_like_the_urdf():
+    nao = load_nao_model()
+    m = build_model()
+    bodies = _names(m, mujoco.mjtObj.mjOBJ_BODY, m.nbody)
+    joints = _names(m, mujoco.mjtObj.mjOBJ_JOINT, m.njnt)
+    sites = _names(m, mujoco.mjtObj.mjOBJ_SITE, m.nsite)
+    actuators = _names(m, mujoco.mjtObj.mjOBJ_ACTUATOR, m.nu)
+    revolute = [j for j in nao.joints.values() if j.type == "revolute"]
+    fixed = [j for j in nao.joints.values() if j.type == "fixed"]
+    assert {j.child for j in revolute} | {nao.root} <= bodies
+    assert {j.name for j in revolute} | {"root"} == joints
+    assert {j.child for j in fixed} == sites
+    assert set(JOINT_NAMES) | {"RHipYawPitch"} == actuators
+    for name in ("l_sole", "r_sole", "gaze", "ImuTorsoAccelerometer_frame", "LFsrFL_frame"):
+        assert name in sites
+
+
+def test_mass_matches_the_model_data_up_to_the_placeholder_clamp():
+    nao = load_nao_model()
+    m = build_model()
+    clamped = sum(
+        MIN_MASS - link.mass
+        for name, link in nao.links.items()
+        if link.mass < MIN_MASS and name in _names(m, mujoco.mjtObj.mjOBJ_BODY, m.nbody)
+    )
+    robot = m.body_subtreemass[mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_BODY, "torso")]
+    moving = sum(
+        link.mass
+        for name, link in nao.links.items()
+        if name in _names(m, mujoco.mjtObj.mjOBJ_BODY, m.nbody)
+    )
+    assert robot == pytest.approx(moving + clamped, abs=1e-9)
+    # The fixed frames' grams are all that is left out.
+    assert robot == pytest.approx(nao.total_mass, abs=0.005)
+
+
+def test_joint_limits_axes_and_servo_figures_come_from_the_model():
+    nao = load_nao_model()
+    m = build_model()
+    for name in JOINT_NAMES:
+        spec = nao.joints[name]
+        j = m.joint(name)
+        assert j.range.tolist() == pytest.approx([spec.lower, spec.upper])
+        assert m.jnt_axis[j.id] == pytest.approx(np.array(spec.axis) / np.linalg.norm(spec.axis))
+        act = m.actuator(name)
+        assert act.forcerange.tolist() == pytest.approx([-spec.effort, spec.effort])
+        assert m.dof_damping[j.dofadr[0]] == pytest.approx(1.084)
+        assert m.dof_armature[j.dofadr[0]] == pytest.approx(0.045)
+
+
+def test_hip_yaw_pitch_joints_are_tied():
+    m = build_model(collisions=False)
+    assert m.neq == 1
+    d = mujoco.MjData(m)
+    # Drive only the left one (right motor off); the right must follow through the constraint.
+    right_motor = m.actuator("RHipYawPitch").id
+    m.actuator_gainprm[right_motor, 0] = m.actuator_biasprm[right_motor, 1] = 0.0
+    d.ctrl[m.actuator("LHipYawPitch").id] = -0.4
+    m.opt.gravity[:] = 0.0
+    for _ in range(300):
+        mujoco.mj_step(m, d)
+    left = d.qpos[m.joint("LHipYawPitch").qposadr[0]]
+    right = d.qpos[m.joint("RHipYawPitch").qposadr[0]]
+    assert left < -0.2
+    assert right == pytest.approx(left, abs=0.01)
+
+
+def test_ball_is_an_spl_ball():
+    m = build_model(ball=True)
+    ball = m.body("ball")
+    assert ball.mass[0] == pytest.approx(BALL_MASS)
+    assert m.geom("ball").size[0] == pytest.approx(0.05)
+
+
+def test_collisions_off_means_no_contact_at_all():
+    m = build_model(collisions=False)
+    d = mujoco.MjData(m)
+    d.qpos[2] = 0.1  # torso well into the floor
+    mujoco.mj_forward(m, d)
+    assert d.ncon == 0
+    spec = build_spec()
+    assert spec.compile().nbody == m.nbody
