@@ -22,3 +22,11 @@ class Body(Protocol):
     def step(self, command: ActuatorFrame | None, dt: float) -> SensorFrame:
         """Advance the body by ``dt`` seconds under ``command`` and return what its sensors read."""
         ...
+
+
+class BodyFinished(Exception):
+    """Raised by ``Body.step`` (or ``first_frame``) when the body has nothing more to serve.
+
+    A replay at the end of its recording raises it; the server then closes the client and
+    ``serve`` returns.
+    """

@@ -7,7 +7,7 @@ Frames are frozen: a frame is a message, not a buffer to be edited in place by i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 import numpy as np
@@ -169,7 +169,20 @@ class ActuatorFrame:
     l_eye: np.ndarray | None = _optional_float_array(LED_LENGTHS["LEye"])
     r_eye: np.ndarray | None = _optional_float_array(LED_LENGTHS["REye"])
     skull: np.ndarray | None = _optional_float_array(LED_LENGTHS["Skull"])
-    sonar: tuple[bool, bool] | None = attrs.field(default=None)
+    sonar: tuple[bool, bool] | None = attrs.field(
+        default=None,
+        converter=lambda v: tuple(v) if isinstance(v, list | tuple | np.ndarray) else v,
+    )
+
+    @sonar.validator
+    def _check_sonar(self, attribute: attrs.Attribute, value: Any) -> None:
+        # bool(x) would accept anything; the wire carries two booleans and nothing else.
+        if value is not None and (
+            not isinstance(value, tuple)
+            or len(value) != 2
+            or not all(isinstance(v, bool | np.bool_) for v in value)
+        ):
+            raise ValueError(f"ActuatorFrame.sonar: expected 2 bools (left, right), got {value!r}")
 
     @classmethod
     def limp(cls, position: np.ndarray) -> ActuatorFrame:
@@ -208,4 +221,25 @@ ACTUATOR_LED_FIELDS = {
     "l_eye": "LEye",
     "r_eye": "REye",
     "skull": "Skull",
+}
+
+
+def unchecked(cls: type[_Frame], fields: dict[str, Any]) -> _Frame:
+    """``cls(**fields)`` without converters or validators, for values the codec has checked.
+
+    Decoding has already checked every value's type, length and finiteness on the wire; running
+    the attrs converters and validators again would cost as much as the decode itself. Arrays
+    must already be float64 (status int64); optional fields left out are ``None``; a required
+    field left out raises ``KeyError``.
+    """
+    frame = object.__new__(cls)
+    for name, required in _FIELD_NAMES[cls]:
+        object.__setattr__(frame, name, fields[name] if required else fields.get(name))
+    return frame
+
+
+_Frame = TypeVar("_Frame", SensorFrame, ActuatorFrame)
+_FIELD_NAMES = {
+    cls: tuple((f.name, f.default is attrs.NOTHING) for f in attrs.fields(cls))
+    for cls in (SensorFrame, ActuatorFrame)
 }

@@ -16,6 +16,9 @@ from collections.abc import Sequence
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("motiond.commands.demo", "simulated NAO + daemon: run the demo course and report"),
     "bench": ("motiond.commands.bench", "run a benchmark and print its figures"),
+    "sim": ("motiond.commands.sim", "the simulated NAO (MuJoCo) serving a LoLA socket"),
+    "record": ("motiond.commands.record", "record LoLA traffic (a proxy before the daemon)"),
+    "replay": ("motiond.commands.replay", "serve a LoLA recording as a LoLA socket"),
 }
 
 

@@ -14,7 +14,13 @@ import sys
 from motiond.bench.timing import BenchResult, Goal, median_time
 
 #: bench name → module. Later issues add theirs.
-BENCHES: dict[str, str] = {}
+BENCHES: dict[str, str] = {
+    "lola": "motiond.bench.lola",
+    "director": "motiond.bench.director",
+    "sim": "motiond.bench.sim",
+    "kinematics": "motiond.bench.kinematics",
+    "safety": "motiond.bench.safety",
+}
 
 
 def run_bench(name: str, *, quick: bool, as_json: bool) -> int:

@@ -240,7 +240,10 @@ class LegIK:
             return tuple(q), True
         error = self._error(sign, q, target)
         off = error[0] > POSITION_TOLERANCE or error[1] > ROTATION_TOLERANCE
-        if refine and excess > 0.0 and off:
+        # A limit binds either in these five joints or in the shared hip yaw-pitch (a request
+        # beyond its range): then trading some position for orientation can get closer.
+        hyp_bound = hyp <= lower[0] or hyp >= upper[0]
+        if refine and off and (excess > 0.0 or hyp_bound):
             q, error = leg_reach.refine(self, sign, q, target)
         return tuple(q), error[0] <= POSITION_TOLERANCE and error[1] <= ROTATION_TOLERANCE
 

@@ -1,0 +1,242 @@
+"""Removal, packs and provider runs: how the tree changes over a task's life.
+
+Built on `director.tree.TreeCore` (which decides *who* may hold a group); this module applies
+what providers answer and what removals imply, in the order director.md describes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+
+from director.flow import Context
+from director.provider import Group, Provider
+from director.task import Node, RunReason
+from director.tree import Emit, ProviderError, TreeCore, by_precedence
+
+_NEW_TASK = RunReason.NEW_TASK
+_STARTED = RunReason.STARTED
+
+
+class Lifecycle(TreeCore):
+    """Removal, pack application and provider runs over the arbitration core."""
+
+    # ---------------------------------------------------------------- removal
+
+    def remove(self, node: Node) -> None:
+        """Remove a task and its subtree: watchers take over first, then stop handlers run."""
+        if node.dead:
+            return
+        self.revision += 1
+        stack = [node]
+        while stack:
+            dying = stack.pop()
+            dying.dead = True
+            self.queued.pop(dying, None)
+            stack.extend(dying.children.values())
+        slots = node.emitter.roots if node.parent is None else node.parent.children
+        if slots.get(node.type) is node:
+            del slots[node.type]
+        self.release(node)
+        if self.pushes:
+            self._release_pushes()
+
+    def release(self, node: Node) -> None:
+        """Hand a node's group to a watcher or stop it; then the same for its children."""
+        if node.granted:
+            group = node.group
+            if node.dead:
+                self.offer(group)
+            if group.task is node:
+                node.granted = False
+                group.task = None
+                group.provider = None
+                if not node.placeholder:
+                    self.run_handlers(group.stops, node, RunReason.STOPPED)
+                if not node.dead:
+                    self.offer(group)
+        children = list(node.children.values())
+        if node.dead:
+            node.children.clear()
+        for child in children:
+            if node.dead:
+                self.release(child)
+            else:
+                self.remove(child)
+
+    def drop_children(self, node: Node) -> None:
+        """Remove every subtask of a node (its subtree stops)."""
+        for child in list(node.children.values()):
+            self.remove(child)
+
+    # ---------------------------------------------------------------- packs and runs
+
+    def apply_pack(self, owner: Node, emits: dict[type, Emit]) -> None:
+        """Apply the subtasks a provider emitted; the fast path skips arbitration."""
+        if owner.dead or not owner.granted:
+            return
+        children = owner.children
+        if len(emits) == len(children):
+            for task_type, (_, priority, optional, _) in emits.items():
+                child = children.get(task_type)
+                if (
+                    child is None
+                    or not child.granted
+                    or child.placeholder
+                    or child.priority != priority
+                    or child.optional != optional
+                ):
+                    break
+            else:
+                runs = self.runs
+                for task_type, (data, _, _, name) in emits.items():
+                    child = children[task_type]
+                    child.data = data
+                    child.name = name
+                    child.done = False
+                    runs.append((child, _NEW_TASK))
+                return
+        self._apply_pack_slow(owner, emits)
+
+    def _apply_pack_slow(self, owner: Node, emits: dict[type, Emit]) -> None:
+        children = owner.children
+        provider = owner.group.provider
+        needs = provider.needs if provider is not None else ()
+        removed: list[Node] = []
+        vacated: list[Node] = []
+        for task_type, child in list(children.items()):
+            if task_type in emits or (child.placeholder and task_type in needs):
+                continue
+            if task_type in needs:
+                vacated.append(child)
+                continue
+            # Dying before the new pack is arbitrated, so the pack can take its groups over.
+            removed.append(child)
+            stack = [child]
+            while stack:
+                dying = stack.pop()
+                dying.dead = True
+                self.queued.pop(dying, None)
+                stack.extend(dying.children.values())
+            del children[task_type]
+        changed: list[Node] = []
+        for task_type, (data, priority, optional, name) in emits.items():
+            child = children.get(task_type)
+            if child is None:
+                self.serial += 1
+                children[task_type] = Node(
+                    self.groups[task_type], data, priority, optional, name, owner, None, self.serial
+                )
+                continue
+            was_placeholder = child.placeholder
+            if child.priority != priority or child.optional != optional:
+                child.priority = priority
+                child.optional = optional
+                changed.append(child)
+            child.data = data
+            child.name = name
+            child.done = False
+            child.placeholder = False
+            if child.granted:
+                self.runs.append((child, _STARTED if was_placeholder else _NEW_TASK))
+        self.evaluate([c for c in children.values() if not c.granted])
+        for child in changed:
+            self.priority_changed(child)
+        for child in removed:
+            self.release(child)
+        for child in vacated:
+            self._vacate(child)
+        if self.pushes:
+            self._release_pushes()
+
+    def _vacate(self, child: Node) -> None:
+        """A needed subtask was not re-emitted: its task ends, the group stays reserved."""
+        self.drop_children(child)
+        if child.granted and not child.placeholder:
+            self.run_handlers(child.group.stops, child, RunReason.STOPPED)
+        child.data = None
+        child.placeholder = True
+        child.priority = math.inf
+        child.optional = False
+        child.done = False
+
+    def priority_changed(self, node: Node) -> None:
+        """A node's priority or optional flag changed: re-arbitrate what it holds and awaits."""
+        if not node.granted:
+            self.evaluate_pack_of(node)
+            return
+        held: list[Group] = []
+        waiting: list[Node] = []
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            if current.granted:
+                held.append(current.group)
+            elif not current.dead:
+                waiting.append(current)
+            stack.extend(current.children.values())
+        for group in held:
+            self.offer(group)
+        for current in sorted(waiting, key=by_precedence):
+            if not current.granted and not current.dead:
+                self.evaluate_pack_of(current)
+
+    def run(self, node: Node, reason: RunReason) -> None:
+        """Run the provider of a granted node and apply its answer."""
+        if node.dead or not node.granted or node.placeholder:
+            return
+        group = node.group
+        if reason is _STARTED:
+            self.run_handlers(group.starts, node, _STARTED)
+            if node.dead or not node.granted:
+                return
+            reason = _NEW_TASK
+        provider = group.provider
+        if provider is None:
+            return
+        node.runs += 1
+        node.last_cycle = self.cycle
+        ctx = Context(self, node, reason, "provide")  # type: ignore[arg-type]
+        try:
+            provider.fn(ctx)
+        except Exception as exc:
+            ctx._open = False
+            self._contain(node, provider, reason, exc)
+            self.drop_children(node)
+            return
+        ctx._open = False
+        emits = ctx._emits
+        if emits or (node.children and not (ctx._continue or ctx._done or ctx._wait is not None)):
+            self.apply_pack(node, emits)
+        if ctx._wait is not None:
+            self.wait_seq += 1
+            heapq.heappush(self.waits, (ctx._wait, self.wait_seq, node, node.runs))
+        if ctx._done and not node.done:
+            node.done = True
+            if node.parent is None:
+                self.remove(node)
+            else:
+                self.runs.append((node.parent, RunReason.SUBTASK_DONE))
+
+    def run_handlers(self, handlers: list[Provider], node: Node, reason: RunReason) -> None:
+        """Run the first enabled start or stop handler whose When holds."""
+        for handler in handlers:
+            if handler.enabled and handler.when_holds(self.states):
+                ctx = Context(self, node, reason, handler.kind)  # type: ignore[arg-type]
+                try:
+                    handler.fn(ctx)
+                except Exception as exc:
+                    self._contain(node, handler, reason, exc)
+                ctx._open = False
+                return
+
+    def _contain(self, node: Node, provider: Provider, reason: RunReason, exc: Exception) -> None:
+        self.revision += 1
+        self.errors.append(ProviderError(self.cycle, node.name, provider.name, reason, f"{exc!r}"))
+        self.log.error(
+            "provider %s failed on task %s (%s); its subtree is stopped",
+            provider.name,
+            node.name,
+            reason.value,
+            exc_info=exc,
+        )

@@ -1,0 +1,306 @@
+"""The tree mechanics under `Director`: grants, packs, removals, provider runs.
+
+Everything here mutates the tree and is only ever called from `Director._drain`, one step at a
+time, so no handler can observe (or corrupt) a half-applied change: handlers only *queue*.
+
+Vocabulary used below:
+- *solve*: find, without changing anything, whether a node can hold its group and the groups
+  its provider Needs (recursively), writing the tentative grants into ``claims``;
+- *commit*: apply a set of claims atomically (every group of a Needs chain at once);
+- *offer*: a group freed or weakened; its watchers are tried in priority order;
+- *release*: a dying node hands its group to a watcher, or else its stop handler runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import deque
+from functools import cmp_to_key
+from typing import Any
+
+import attrs
+
+from director.arbitration import beats, precedes
+from director.provider import Group, Provider, When
+from director.task import Node, RunReason
+
+_NEW_TASK = RunReason.NEW_TASK
+_STARTED = RunReason.STARTED
+_MISSING = object()
+by_precedence = cmp_to_key(precedes)
+
+#: One emitted subtask before it is applied: (data, priority, optional, name).
+Emit = tuple[Any, float, bool, str]
+#: Tentative grants of one solve: group → (node, provider chosen for it).
+Claims = dict[Group, tuple[Node, Provider | None]]
+
+
+@attrs.frozen
+class ProviderError:
+    """A provider that raised: recorded, logged, and contained to that provider's subtree."""
+
+    cycle: int
+    task_name: str
+    provider_name: str
+    reason: RunReason
+    message: str
+
+
+class TreeCore:
+    """State and mechanics of the task tree (see the module docstring)."""
+
+    def __init__(self, logger: logging.Logger | None = None) -> None:
+        self.registered: dict[type, str] = {}
+        self.groups: dict[type, Group] = {}
+        self.group_list: list[Group] = []
+        self.inbox: deque[tuple[Any, ...]] = deque()
+        self.runs: deque[tuple[Node, RunReason]] = deque()
+        self.waits: list[tuple[float, int, Node, int]] = []
+        self.states: dict[Any, Any] = {}
+        self.queued: dict[Node, None] = {}
+        self.pushes: dict[Group, Node] = {}
+        self.errors: list[ProviderError] = []
+        self.log = logger or logging.getLogger("director")
+        self.now = 0.0
+        self.cycle = 0
+        self.serial = 0
+        self.wait_seq = 0
+        #: Counts structural changes (grants, queues, removals, pushes); not data updates.
+        self.revision = 0
+
+    # ---------------------------------------------------------------- arbitration
+
+    def _placeholder(self, parent: Node, task_type: type) -> Node:
+        self.serial += 1
+        group = self.groups[task_type]
+        return Node(group, None, math.inf, False, f"{group.name}*", parent, None, self.serial)
+
+    def solve(self, node: Node, claims: Claims, blocked: dict[Group, None], pushes: list) -> bool:
+        """Can ``node`` hold its group and its provider's Needs? Tentative grants go to claims."""
+        group = node.group
+        claim = claims.get(group)
+        if claim is not None:
+            if claim[0] is node:
+                return True
+            blocked[group] = None
+            return False
+        holder = group.task
+        if holder is not None and holder is not node and not beats(node, holder):
+            blocked[group] = None
+            return False
+        if not group.providers:
+            # A group without providers can still be held as a token for someone's Needs.
+            claims[group] = (node, None)
+            return True
+        pusher = group.pushed_by
+        candidates = (
+            (group.push_provider,) if pusher is not None and holder is node else group.providers
+        )
+        for provider in candidates:
+            if not provider.enabled or (
+                provider.when and not self._when_ok(provider, node, pushes)
+            ):
+                continue
+            mark = len(claims)
+            claims[group] = (node, provider)
+            ok = True
+            for need in provider.needs:
+                child = node.children.get(need)
+                if child is None or child.dead:
+                    child = self._placeholder(node, need)
+                if not self.solve(child, claims, blocked, pushes):
+                    ok = False
+                    break
+            if ok:
+                return True
+            for key in list(claims)[mark:]:
+                del claims[key]
+        blocked[group] = None
+        return False
+
+    def _when_ok(self, provider: Provider, node: Node, pushes: list) -> bool:
+        """Check When conditions; for an unmet one, look for a group to push (side list)."""
+        ok = True
+        for cond in provider.when:
+            if cond.holds(self.states.get(cond.state, _MISSING)):
+                continue
+            ok = False
+            self._find_pusher(cond, node, pushes)
+        return ok
+
+    def _find_pusher(self, cond: When, node: Node, pushes: list) -> None:
+        for group in self.group_list:
+            holder = group.task
+            if group is node.group or holder is None or holder.placeholder or holder.dead:
+                continue
+            pusher = next((p for p in group.providers if p.enabled and p.causes(cond)), None)
+            if pusher is None:
+                continue
+            current = group.pushed_by
+            if current is node or (
+                beats(node, holder) and (current is None or beats(node, current))
+            ):
+                pushes.append((group, pusher, node))
+                return
+
+    def commit(self, claims: Claims) -> None:
+        """Apply tentative grants at once; displaced tasks wait, their subtrees stop."""
+        self.revision += 1
+        displaced: list[Node] = []
+        stops: list[tuple[Group, Node]] = []
+        runs = self.runs
+        for group, (node, provider) in claims.items():
+            parent = node.parent
+            if (
+                node.placeholder
+                and parent is not None
+                and parent.children.get(node.type) is not node
+            ):
+                parent.children[node.type] = node
+            old = group.task
+            if old is node:
+                if group.provider is not provider:
+                    group.provider = provider
+                    if not node.placeholder:
+                        runs.append((node, _NEW_TASK))
+                continue
+            group.task = node
+            group.provider = provider
+            node.granted = True
+            self.queued.pop(node, None)
+            if old is not None:
+                old.granted = False
+                displaced.append(old)
+                if node.placeholder and not old.placeholder:
+                    stops.append((group, old))
+            if not node.placeholder:
+                runs.append((node, _STARTED if old is None or old.placeholder else _NEW_TASK))
+        for old in displaced:
+            if not old.dead:
+                self.enqueue(old, {old.group: None})
+                self.drop_children(old)
+        for group, old in stops:
+            self.run_handlers(group.stops, old, RunReason.STOPPED)
+
+    def enqueue(self, node: Node, blocked: dict[Group, None]) -> None:
+        """Mark a node as waiting and watch the groups that blocked it."""
+        if node not in self.queued:
+            self.queued[node] = None
+            self.revision += 1
+        for group in blocked:
+            group.watch(node)
+        node.group.watch(node)
+
+    def evaluate(self, nodes: list[Node]) -> None:
+        """Arbitrate waiting nodes of one pack: required together, then optional one by one."""
+        required = []
+        optional = []
+        for node in nodes:
+            if node.granted or node.dead:
+                continue
+            if not node.group.providers and node.placeholder is False:
+                # No provider: it waits for one and blocks nothing (NUbots 1141).
+                self.enqueue(node, {})
+            elif node.optional:
+                optional.append(node)
+            else:
+                required.append(node)
+        pushes: list = []
+        if required:
+            claims: Claims = {}
+            blocked: dict[Group, None] = {}
+            ok = True
+            for node in required:
+                ok = self.solve(node, claims, blocked, pushes) and ok
+            if ok:
+                self.commit(claims)
+            else:
+                for node in required:
+                    self.enqueue(node, blocked)
+        for node in optional:
+            claims = {}
+            blocked = {}
+            if self.solve(node, claims, blocked, pushes):
+                self.commit(claims)
+            else:
+                self.enqueue(node, blocked)
+        if pushes:
+            self._apply_pushes(pushes)
+
+    def evaluate_pack_of(self, node: Node) -> None:
+        """Re-arbitrate the waiting part of the pack ``node`` belongs to."""
+        if node.parent is None:
+            self.evaluate([node])
+        else:
+            self.evaluate([c for c in node.parent.children.values() if not c.granted])
+
+    def offer(self, group: Group) -> None:
+        """The group freed or weakened: try its watchers in priority order until one takes it."""
+        watchers = [w for w in group.watchers if not w.dead and not w.granted]
+        group.watchers = watchers
+        if not watchers:
+            return
+        if len(watchers) > 1:
+            watchers = sorted(watchers, key=by_precedence)
+        holder = group.task
+        for watcher in watchers:
+            if watcher.granted or watcher.dead:
+                continue
+            self.evaluate_pack_of(watcher)
+            if group.task is not holder:
+                return
+
+    def reevaluate_all(self) -> None:
+        """Try every waiting node again, in priority order (after a state or provider change)."""
+        for node in sorted(self.queued, key=by_precedence):
+            if not node.granted and not node.dead:
+                self.evaluate_pack_of(node)
+
+    def _apply_pushes(self, pushes: list) -> None:
+        for group, provider, pusher in pushes:
+            holder = group.task
+            if pusher.dead or holder is None or holder.placeholder:
+                continue
+            if group.pushed_by is pusher and group.provider is provider:
+                continue
+            group.pushed_by = pusher
+            group.push_provider = provider
+            self.pushes[group] = pusher
+            self.revision += 1
+            if group.provider is not provider:
+                group.provider = provider
+                self.runs.append((holder, RunReason.PUSHED))
+
+    def _release_pushes(self) -> None:
+        for group, pusher in list(self.pushes.items()):
+            if pusher.dead:
+                del self.pushes[group]
+                group.pushed_by = None
+                group.push_provider = None
+                self.revision += 1
+                if group.task is not None and not group.task.dead:
+                    self.regrant(group.task)
+
+    def regrant(self, node: Node) -> None:
+        """Choose the provider of a running node again (push released, provider disabled)."""
+        claims: Claims = {}
+        blocked: dict[Group, None] = {}
+        pushes: list = []
+        if self.solve(node, claims, blocked, pushes):
+            self.commit(claims)
+        else:
+            self.release(node)
+            self.enqueue(node, blocked)
+        if pushes:
+            self._apply_pushes(pushes)
+
+    # Implemented by `director.lifecycle.Lifecycle`, which the Director builds on.
+    def release(self, node: Node) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def drop_children(self, node: Node) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def run_handlers(self, handlers: list[Provider], node: Node, reason: RunReason) -> None:
+        raise NotImplementedError  # pragma: no cover - overridden
