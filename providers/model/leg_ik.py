@@ -240,10 +240,13 @@ class LegIK:
             return tuple(q), True
         error = self._error(sign, q, target)
         off = error[0] > POSITION_TOLERANCE or error[1] > ROTATION_TOLERANCE
-        # A limit binds either in these five joints or in the shared hip yaw-pitch (a request
-        # beyond its range): then trading some position for orientation can get closer.
-        hyp_bound = hyp <= lower[0] or hyp >= upper[0]
-        if refine and off and (excess > 0.0 or hyp_bound):
+        # Out of reach (a limit binds here or in the shared hip yaw-pitch, or the leg is too
+        # short): trading some position for orientation may get closer. A plain hip yaw-pitch
+        # conflict is not refined: there the foot's yaw gives way by design (see solve).
+        out_of_reach = (
+            excess > 0.0 or not -1.0 <= cos_inner <= 1.0 or hyp <= lower[0] or hyp >= upper[0]
+        )
+        if refine and off and out_of_reach:
             q, error = leg_reach.refine(self, sign, q, target)
         return tuple(q), error[0] <= POSITION_TOLERANCE and error[1] <= ROTATION_TOLERANCE
 
