@@ -232,6 +232,7 @@ class Lifecycle(TreeCore):
 
     def _contain(self, node: Node, provider: Provider, reason: RunReason, exc: Exception) -> None:
         self.revision += 1
+        self.error_count += 1
         self.errors.append(ProviderError(self.cycle, node.name, provider.name, reason, f"{exc!r}"))
         self.log.error(
             "provider %s failed on task %s (%s); its subtree is stopped",

@@ -60,7 +60,10 @@ class TreeCore:
         self.states: dict[Any, Any] = {}
         self.queued: dict[Node, None] = {}
         self.pushes: dict[Group, Node] = {}
-        self.errors: list[ProviderError] = []
+        # The newest provider errors only: a provider failing every cycle on a robot must not
+        # grow memory without bound. `error_count` keeps the total.
+        self.errors: deque[ProviderError] = deque(maxlen=100)
+        self.error_count = 0
         self.log = logger or logging.getLogger("director")
         self.now = 0.0
         self.cycle = 0

@@ -134,7 +134,7 @@ def snapshot(core: TreeCore, emitters: list[Emitter]) -> TreeView:
             _walk(root, 0, emitter.name, blocked, tasks)
     errors = tuple(
         f"{e.provider_name} on {e.task_name} ({e.reason.value}): {e.message}"
-        for e in core.errors[-5:]
+        for e in list(core.errors)[-5:]
     )
     return TreeView(
         core.revision, core.cycle, core.now, tuple(tasks), tuple(groups), len(core.inbox), errors

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("motiond.commands.sim", "the simulated NAO (MuJoCo) serving a LoLA socket"),
     "record": ("motiond.commands.record", "record LoLA traffic (a proxy before the daemon)"),
     "replay": ("motiond.commands.replay", "serve a LoLA recording as a LoLA socket"),
+    "run": ("motiond.commands.run", "the motion daemon on a LoLA socket (SIGTERM: sit, relax)"),
 }
 
 

@@ -79,6 +79,8 @@ class ServoBank:
         self._factor = np.ones(NUM_JOINTS)
         th = self.thermal
         self._thresholds = np.array([th.hot, th.very_hot, th.critical])
+        self._hot = float(self._thresholds.min())
+        self._any_status = False
         self.applied_target = binding.neutral.copy()
         self.applied_stiffness = np.zeros(NUM_JOINTS)
 
@@ -133,20 +135,29 @@ class ServoBank:
         """Advance the motor temperatures by ``dt`` seconds at ``current``."""
         th = self.thermal
         rate = th.heating * current**2 - (self.temperature - th.ambient) / th.tau
-        self.set_temperature(self.temperature + rate * dt)
+        self._update_temperature(self.temperature + rate * dt)
 
     def set_temperature(self, temperature: np.ndarray) -> None:
         """Set the motor temperatures (deg C, LoLA order); status and stiffness cut follow."""
         temperature = np.asarray(temperature, dtype=np.float64)
         if temperature.shape != (NUM_JOINTS,):
             raise ValueError(f"expected {NUM_JOINTS} temperatures, got shape {temperature.shape}")
-        th = self.thermal
+        self._update_temperature(temperature)
+
+    def _update_temperature(self, temperature: np.ndarray) -> None:
         self.temperature = temperature
+        # Almost always every motor is below the first threshold and was already: one
+        # comparison then settles it, where the general path below costs several numpy calls
+        # every cycle.
+        if not self._any_status and temperature.max() < self._hot:
+            return
+        th = self.thermal
         # Each threshold passed raises the status by one: 0 normal ... 3 critical.
         status = np.searchsorted(self._thresholds, temperature, side="right")
         if np.array_equal(status, self._status):
             return
         self._status = status.astype(np.int64)
+        self._any_status = bool(self._status.any())
         self._factor = np.ones(NUM_JOINTS)
         self._factor[self._status == STATUS_VERY_HOT] = th.very_hot_factor
         self._factor[self._status == STATUS_CRITICAL] = 0.0

@@ -15,7 +15,7 @@ import mujoco
 import numpy as np
 from scipy.spatial.transform import Rotation
 
-from lola_io.frames import ActuatorFrame, SensorFrame
+from lola_io.frames import DEFAULT_ROBOT_CONFIG, ActuatorFrame, SensorFrame
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS, TOUCH_INDEX
 from naosim import postures
 from naosim.binding import ModelBinding, bind, load_model_file
@@ -34,6 +34,8 @@ POSITION_NOISE = 0.0005  # rad (about the encoders' resolution)
 SONAR_EVERY = 5  # cycles between sonar readings
 
 _RESET_CLEARANCE = 0.0005  # m between the lowest shape and the floor after a reset
+
+_set = object.__setattr__
 
 
 class NaoSim:
@@ -85,6 +87,8 @@ class NaoSim:
             [np.full(NUM_JOINTS, POSITION_NOISE), np.full(3, GYRO_NOISE), np.full(3, ACCEL_NOISE)]
         )
         self._steps_per_cycle = max(1, round(CYCLE / self.timestep))
+        # Reaching ``model.opt`` costs microseconds through the bindings: read it once per sim.
+        self._cycle_dt = self._steps_per_cycle * self.timestep
         self.frames = 0
         self.reset(start)
 
@@ -261,7 +265,11 @@ class NaoSim:
         else:
             self.servos.command(command.position, command.stiffness)
         self.servos.apply(self.data)
-        steps = self._steps_per_cycle if dt == CYCLE else max(1, round(dt / self.timestep))
+        if dt == CYCLE:
+            steps, dt = self._steps_per_cycle, self._cycle_dt
+        else:
+            steps = max(1, round(dt / self.timestep))
+            dt = steps * self.timestep
         m, d = self.model, self.data
         if self._push_steps:
             pushed = min(steps, self._push_steps)
@@ -274,7 +282,7 @@ class NaoSim:
         else:
             mujoco.mj_step(m, d, steps)
         self.frames += 1
-        return self._finish_cycle(steps * self.timestep)
+        return self._finish_cycle(dt)
 
     def _finish_cycle(self, dt: float) -> SensorFrame:
         m, d = self.model, self.data
@@ -311,20 +319,24 @@ class NaoSim:
             position[present] += draw[:NUM_JOINTS][present]
             gyro += draw[NUM_JOINTS : NUM_JOINTS + 3]
             accel += draw[NUM_JOINTS + 3 :]
-        return SensorFrame(
-            position=position,
-            stiffness=self.servos.applied_stiffness,
-            temperature=self.servos.temperature,
-            current=self._current,
-            status=self.servos.status(),
-            battery=self.battery.as_array(),
-            accelerometer=accel,
-            gyroscope=gyro,
-            angles=self.sensors.angles(d),
-            sonar=self._sonar.copy(),
-            fsr=self.sensors.fsr(d),
-            touch=self._touch.copy(),
-        )
+        # Every value is built here as a float64 vector of the right length (status int64), so
+        # the attrs converters and validators would only re-check them, at a cost comparable to
+        # reading all the sensors; like the codec's decoder, set the fields directly.
+        frame = object.__new__(SensorFrame)
+        _set(frame, "position", position)
+        _set(frame, "stiffness", self.servos.applied_stiffness)
+        _set(frame, "temperature", self.servos.temperature)
+        _set(frame, "current", self._current)
+        _set(frame, "status", self.servos.status())
+        _set(frame, "battery", self.battery.as_array())
+        _set(frame, "accelerometer", accel)
+        _set(frame, "gyroscope", gyro)
+        _set(frame, "angles", self.sensors.angles(d))
+        _set(frame, "sonar", self._sonar.copy())
+        _set(frame, "fsr", self.sensors.fsr(d))
+        _set(frame, "touch", self._touch.copy())
+        _set(frame, "robot_config", DEFAULT_ROBOT_CONFIG)
+        return frame
 
     # -- ground truth -----------------------------------------------------------------------
 

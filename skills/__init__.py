@@ -1,1 +1,22 @@
 """What behaviours ask for: walk, kick, scripts, stand, get-up, look, freeze."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from director import Director
+    from providers.actuation import ServoTable
+
+
+def register_skills(director: Director, servos: ServoTable, state: Any) -> None:
+    """Register every skill provider (Script, Freeze, Unfreeze) on ``director``.
+
+    Build the actuation tree first (``providers.actuation.build_actuation_tree``). The imports
+    are here so that reading a script file (``skills.script_files``) does not load the tree.
+    """
+    from skills.freeze import register_freeze
+    from skills.script import register_script
+
+    register_script(director)
+    register_freeze(director, servos, state)

@@ -20,6 +20,7 @@ BENCHES: dict[str, str] = {
     "sim": "motiond.bench.sim",
     "kinematics": "motiond.bench.kinematics",
     "safety": "motiond.bench.safety",
+    "cycle": "motiond.bench.cycle",
 }
 
 

@@ -53,7 +53,7 @@ def _lockstep_seconds(frames: int, *, full_client: bool) -> tuple[float, float]:
                     got += len(await stream.receive_some(SENSOR_FRAME_BYTES - got))
                 await stream.send_all(payload)
 
-    async def full_client() -> None:
+    async def lola_client() -> None:
         async with LolaConnection(path, connect_timeout=5.0) as conn:
             count = 0
             async for _frame in conn:
@@ -67,12 +67,11 @@ def _lockstep_seconds(frames: int, *, full_client: bool) -> tuple[float, float]:
         async with trio.open_nursery() as nursery:
             await nursery.start(server.serve)
             start, start_cpu = time.perf_counter(), time.process_time()
-            await (full_client() if full_client_wanted else trivial_client())
+            await (lola_client() if full_client else trivial_client())
             elapsed = time.perf_counter() - start
             cpu = time.process_time() - start_cpu
             nursery.cancel_scope.cancel()
 
-    full_client_wanted = full_client
     trio.run(run)
     os.rmdir(os.path.dirname(path))
     return elapsed, cpu

@@ -1,0 +1,195 @@
+"""``motiond bench cycle``: the compute time of one whole daemon cycle.
+
+Timed per cycle: decode a sensor frame (896 bytes), the behaviour's emissions, the Director and
+every provider (a head script playing, LegsIK re-emitted every cycle with moving soles as a walk
+does, the arms commanded now and then), the ServoTable, the safety stage, and encoding the
+actuator frame. The socket is left out (``motiond bench lola`` measures it).
+
+The measurement runs in a subprocess that imports only what the daemon imports, so ``rss_mb``
+is the daemon's peak resident memory and not the simulator's (MuJoCo is never loaded on a
+robot, and importing this module must not load it either).
+
+Garbage-collector pauses: after start-up the heap is frozen (``gc.freeze``: the long-lived
+Director, model and tables are never scanned again) and the young generation's threshold is
+raised so a collection, when it comes, is rare; both were measured to cut ``max_ms``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import resource
+import subprocess
+import sys
+import time
+
+from motiond.bench.timing import BenchResult, Goal
+
+FULL_CYCLES = 20_000
+QUICK_CYCLES = 2_000
+WARMUP_CYCLES = 300
+# Distinct sensor frames fed in turn, so decoding is not of one cached buffer.
+FRAME_VARIANTS = 64
+
+
+def run(quick: bool) -> BenchResult:
+    """Measure in a fresh interpreter and report p50/p99/max cycle time and peak RSS."""
+    cycles = QUICK_CYCLES if quick else FULL_CYCLES
+    done = subprocess.run(
+        [sys.executable, "-m", "motiond.bench.cycle", "--cycles", str(cycles)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    figures = json.loads(done.stdout.strip().splitlines()[-1])
+    return BenchResult(
+        name="cycle",
+        figures=figures,
+        units={
+            "p50_ms": "ms",
+            "p99_ms": "ms",
+            "max_ms": "ms",
+            "mean_ms": "ms",
+            "p99_cpu_ms": "ms",
+            "max_cpu_ms": "ms",
+            "rss_mb": "MB",
+        },
+        goals={"p99_ms": Goal(1.0), "max_ms": Goal(3.0), "rss_mb": Goal(150.0)},
+        notes=(
+            "decode + emissions + Director + providers + servo table + safety + encode",
+            "LegsIK every cycle, a head script, arms commands; measured in a subprocess "
+            "without MuJoCo",
+        ),
+    )
+
+
+def _frames() -> list[bytes]:
+    import numpy as np
+
+    from lola_io.codec import encode_sensor
+    from lola_io.frames import SensorFrame
+    from skills.script_files import shipped_script
+
+    stand = shipped_script("StandInit").final_pose().position
+    rng = np.random.default_rng(0)
+    out = []
+    for _ in range(FRAME_VARIANTS):
+        frame = SensorFrame.neutral(stand + rng.normal(0.0, 0.002, stand.shape))
+        out.append(encode_sensor(_loaded(frame)))
+    return out
+
+
+def _loaded(frame):
+    import attrs
+    import numpy as np
+
+    return attrs.evolve(frame, fsr=np.full(8, 1.2))
+
+
+def measure(cycles: int, *, gc_tuning: bool = True) -> dict[str, float]:
+    """Run ``cycles`` timed cycles (after a warm-up) and return the figures."""
+    import numpy as np
+
+    ms, cpu = cycle_times(cycles, gc_tuning=gc_tuning)
+    # ru_maxrss is in KiB on Linux.
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    return {
+        "cycles": float(cycles),
+        "p50_ms": float(np.percentile(ms, 50)),
+        "p99_ms": float(np.percentile(ms, 99)),
+        "max_ms": float(ms.max()),
+        "mean_ms": float(ms.mean()),
+        # CPU time of the cycle's thread: what the cycle costs without the time the OS gave
+        # to other processes (wall p99/max include that on a shared machine).
+        "p99_cpu_ms": float(np.percentile(cpu, 99)),
+        "max_cpu_ms": float(cpu.max()),
+        "rss_mb": rss_mb,
+    }
+
+
+def cycle_times(cycles: int, *, gc_tuning: bool = True):
+    """Wall and CPU time of each of ``cycles`` cycles after a warm-up, ms (numpy arrays)."""
+    import numpy as np
+
+    from lola_io.codec import decode_sensor, encode_actuator
+    from motiond.runtime import Runtime
+    from providers.actuation import Arms, JointCommand, LegsIK
+    from providers.model import nao_kinematics
+    from skills.keyframes import JointTarget, Keyframe, KeyframeScript
+    from skills.script import Script
+    from skills.script_files import shipped_script
+
+    frames = _frames()
+    runtime = Runtime()
+    walk = runtime.emitter("walk")
+    head = runtime.emitter("head")
+    arms = runtime.emitter("arms")
+    left0, right0 = nao_kinematics().sole_poses(shipped_script("StandInit").final_pose().position)
+    left, right = left0.copy(), right0.copy()
+    scan = KeyframeScript(
+        "head-scan",
+        [
+            Keyframe(0.6, {"HeadYaw": JointTarget(0.8), "HeadPitch": JointTarget(0.2)}),
+            Keyframe(1.2, {"HeadYaw": JointTarget(-0.8), "HeadPitch": JointTarget(0.3)}),
+            Keyframe(0.6, {"HeadYaw": JointTarget(0.0), "HeadPitch": JointTarget(0.0)}),
+        ],
+    )
+    swing = [
+        Arms(JointCommand({"LShoulderPitch": 1.4 + a, "RShoulderPitch": 1.4 - a}, 0.6, 0.3))
+        for a in (0.2, -0.2)
+    ]
+
+    def cycle(i: int) -> bytes:
+        frame = decode_sensor(frames[i % FRAME_VARIANTS])
+        # What a walk does every cycle: new sole poses for both legs.
+        phase = 2.0 * math.pi * i * 0.012 / 0.5
+        left[0, 3] = left0[0, 3] + 0.02 * math.sin(phase)
+        left[2, 3] = left0[2, 3] + 0.01 * max(0.0, math.sin(phase))
+        right[0, 3] = right0[0, 3] - 0.02 * math.sin(phase)
+        right[2, 3] = right0[2, 3] + 0.01 * max(0.0, -math.sin(phase))
+        # Reached by the next cycle, as a walk commands its joints; the task stays live (a
+        # duration-0 task would be Done, and removed, every cycle).
+        walk.emit(LegsIK(left, right, duration=0.012), priority=10.0)
+        if i % 200 == 0:  # the script restarts every 2.4 s (it lasts 2.4 s)
+            head.emit(Script(scan), priority=5.0)
+        if i % 40 == 0:
+            arms.emit(swing[(i // 40) % 2], priority=5.0)
+        return encode_actuator(runtime.step(frame))
+
+    for i in range(WARMUP_CYCLES):
+        cycle(i)
+    if gc_tuning:
+        gc.collect()
+        gc.freeze()
+        gc.set_threshold(50_000, 50, 100)
+    times = np.empty(cycles)
+    cpu_times = np.empty(cycles)
+    clock = time.perf_counter_ns
+    cpu_clock = time.thread_time_ns
+    for k in range(cycles):
+        cpu_start = cpu_clock()
+        start = clock()
+        cycle(WARMUP_CYCLES + k)
+        times[k] = clock() - start
+        cpu_times[k] = cpu_clock() - cpu_start
+    errors = runtime.counters.cycle_errors + runtime.counters.provider_errors
+    if errors:
+        raise RuntimeError(f"the cycle failed {errors} times; the figures would mean nothing")
+    loaded = [m for m in ("mujoco", "naosim") if m in sys.modules]
+    if loaded:
+        raise RuntimeError(f"the daemon's process loaded {loaded}; rss_mb would be wrong")
+    return times / 1e6, cpu_times / 1e6
+
+
+def _main() -> None:
+    parser = argparse.ArgumentParser(description="the cycle benchmark's measuring process")
+    parser.add_argument("--cycles", type=int, default=FULL_CYCLES)
+    parser.add_argument("--no-gc-tuning", action="store_true", help="for comparison")
+    args = parser.parse_args()
+    print(json.dumps(measure(args.cycles, gc_tuning=not args.no_gc_tuning)))
+
+
+if __name__ == "__main__":
+    _main()

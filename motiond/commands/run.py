@@ -1,0 +1,43 @@
+"""``motiond run``: the motion daemon on a LoLA socket."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``motiond run``."""
+    parser.add_argument(
+        "--lola", metavar="PATH", default="/tmp/robocup", help="LoLA socket (default %(default)s)"
+    )
+    parser.add_argument(
+        "--api",
+        metavar="PATH",
+        default=None,
+        help="behaviour API socket path (reserved; the protocol comes in a later issue)",
+    )
+    parser.add_argument(
+        "--safe-sit-after",
+        metavar="CYCLES",
+        type=int,
+        default=10,
+        help="missed cycles after which a reconnection sits the robot down (default %(default)s)",
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run until SIGTERM or SIGINT; then sit, relax and exit 0."""
+    import logging
+    from functools import partial
+
+    import trio
+
+    from motiond.daemon import run_daemon
+
+    if args.safe_sit_after < 1:
+        print("motiond run: --safe-sit-after must be at least 1 cycle")
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    return trio.run(
+        partial(run_daemon, args.lola, api_path=args.api, safe_sit_after=args.safe_sit_after)
+    )

@@ -1,0 +1,102 @@
+"""The Script skill: play a keyframe script as a sequence on the smallest group covering it.
+
+A head-only script plays as a ``HeadSequence``, a legs-only one as a ``LegsSequence``, one
+touching the head and a leg as a ``BodySequence``: the smallest group leaves every other joint
+free for other tasks (a LookAt can run beside a legs-only script).
+
+Each keyframe becomes one ``JointCommand`` naming the keyframe's joints with their positions and
+per-joint stiffness, over the keyframe's duration divided by ``speed``, with minimum-jerk
+interpolation (zero speed at every keyframe, so no keyframe starts with a velocity jump). A
+joint a keyframe does not name keeps its last target. With ``start_time`` in the future the
+script waits until then; a past or absent start time starts at once.
+
+There is one Script provider group, so one script plays at a time; a higher-priority Script
+takes over in the next cycle, a lower-priority one waits for the playing one to end.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+
+from director import Context, Director, RunReason, RunState
+from providers.actuation import SEQUENCE_OF, JointCommand, smallest_group
+from skills.keyframes import KeyframeScript
+
+_SUBTASK_DONE = RunReason.SUBTASK_DONE
+
+
+def _script(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+    if not isinstance(value, KeyframeScript):
+        raise TypeError(f"script must be a KeyframeScript, got {value!r}")
+
+
+def _start_time(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"start_time must be a number of seconds or None, got {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"start_time must be finite, got {value!r}")
+    return float(value)
+
+
+def _speed(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise TypeError(f"speed must be a number, got {value!r}")
+    if not (math.isfinite(value) and value > 0.0):
+        raise ValueError(f"speed must be a finite factor above 0, got {value!r}")
+    return float(value)
+
+
+def script_sequence(script: KeyframeScript, speed: float = 1.0) -> Any:
+    """The sequence task (of the smallest covering group) that plays ``script`` at ``speed``."""
+    group = smallest_group(script.joints)
+    frames = tuple(
+        JointCommand(
+            {name: target.position for name, target in frame.targets.items()},
+            {name: target.stiffness for name, target in frame.targets.items()},
+            frame.duration / speed,
+        )
+        for frame in script.frames
+    )
+    return SEQUENCE_OF[group](frames)
+
+
+@attrs.frozen
+class Script:
+    """Play ``script`` (a KeyframeScript) from ``start_time`` (None: now) at ``speed``×."""
+
+    script: KeyframeScript = attrs.field(validator=_script)
+    start_time: float | None = attrs.field(default=None, converter=_start_time)
+    speed: float = attrs.field(default=1.0, converter=_speed)
+    # Built at construction so a script that cannot be played fails where it is made.
+    sequence: Any = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "sequence", script_sequence(self.script, self.speed))
+
+
+def _provide_script(ctx: Context) -> None:
+    task = ctx.task
+    sequence = task.sequence
+    waiting = task.start_time is not None and ctx.now < task.start_time
+    if ctx.reason is _SUBTASK_DONE:
+        uses = ctx.uses(type(sequence))
+        if uses.done:
+            ctx.done()
+            return
+        if uses.run_state is not RunState.NO_TASK or waiting:
+            ctx.continue_()
+            return
+    elif waiting:
+        ctx.wait(task.start_time)
+        return
+    ctx.emit(sequence)
+
+
+def register_script(director: Director) -> None:
+    """Register the Script provider on ``director`` (the actuation tree must be built)."""
+    director.provide(Script, _provide_script, name="Script")
