@@ -98,8 +98,8 @@ def _pose_field() -> Any:
 
 
 @attrs.frozen
-class LeftLegIK:
-    """Put the left sole at ``sole`` (4x4, torso frame) in ``duration`` s."""
+class _OneLegIK:
+    """The fields of a one-leg IK task (each leg is its own task type, so its own group)."""
 
     sole: np.ndarray = _pose_field()
     stiffness: float = attrs.field(default=1.0, converter=check_stiffness, kw_only=True)
@@ -108,13 +108,13 @@ class LeftLegIK:
 
 
 @attrs.frozen
-class RightLegIK:
-    """Put the right sole at ``sole`` (4x4, torso frame), hip yaw-pitch as commanded."""
+class LeftLegIK(_OneLegIK):
+    """Put the left sole at ``sole`` (4x4, torso frame) in ``duration`` s."""
 
-    sole: np.ndarray = _pose_field()
-    stiffness: float = attrs.field(default=1.0, converter=check_stiffness, kw_only=True)
-    duration: float = attrs.field(default=0.0, converter=check_duration, kw_only=True)
-    interpolation: str = attrs.field(default="minimum_jerk", validator=_interpolation, kw_only=True)
+
+@attrs.frozen
+class RightLegIK(_OneLegIK):
+    """Put the right sole at ``sole`` (4x4, torso frame), hip yaw-pitch as commanded."""
 
 
 @attrs.frozen
