@@ -14,6 +14,7 @@ import signal
 import trio
 
 from lola_io.connection import DEFAULT_PATH, LolaConnection
+from motiond.process_tuning import tune_process
 from motiond.runtime import DEFAULT_SAFE_SIT_AFTER, Runtime
 from skills.script_files import shipped_script
 
@@ -37,15 +38,22 @@ async def run_daemon(
     *,
     api_path: str | None = None,
     safe_sit_after: int = DEFAULT_SAFE_SIT_AFTER,
+    tune: bool = False,
+    rt_priority: int = 0,
     runtime: Runtime | None = None,
     task_status: trio.TaskStatus[Runtime] = trio.TASK_STATUS_IGNORED,
 ) -> int:
     """Serve LoLA at ``lola_path`` until SIGTERM/SIGINT; sit, relax, and return 0.
 
     ``api_path`` is the behaviour socket's path, reserved (its protocol comes later).
+    ``tune`` applies the process settings of `motiond.process_tuning` (GC; SCHED_FIFO when
+    ``rt_priority`` > 0); the command line sets it, in-process tests leave the process alone.
     ``task_status.started(runtime)`` once the signal handlers are in place.
     """
     runtime = runtime if runtime is not None else Runtime(safe_sit_after=safe_sit_after)
+    if tune:
+        # After start-up, so the frozen heap holds the Director, the model and the tables.
+        tune_process(rt_priority=rt_priority)
     if api_path is not None:
         log.info("behaviour API socket reserved at %s (not served yet)", api_path)
     budget = sum(shipped_script(n).duration for n in SHUTDOWN_SCRIPTS) + _SHUTDOWN_SLACK

@@ -23,6 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=10,
         help="missed cycles after which a reconnection sits the robot down (default %(default)s)",
     )
+    parser.add_argument(
+        "--rt-priority",
+        metavar="N",
+        type=int,
+        default=0,
+        help="run the process SCHED_FIFO at priority N (1..99; needs root or CAP_SYS_NICE; "
+        "on a NAO use e.g. 20); 0 leaves scheduling alone (default)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -37,7 +45,17 @@ def main(args: argparse.Namespace) -> int:
     if args.safe_sit_after < 1:
         print("motiond run: --safe-sit-after must be at least 1 cycle")
         return 2
+    if not 0 <= args.rt_priority <= 99:
+        print("motiond run: --rt-priority must be 0 (off) or 1..99")
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     return trio.run(
-        partial(run_daemon, args.lola, api_path=args.api, safe_sit_after=args.safe_sit_after)
+        partial(
+            run_daemon,
+            args.lola,
+            api_path=args.api,
+            safe_sit_after=args.safe_sit_after,
+            tune=True,
+            rt_priority=args.rt_priority,
+        )
     )
