@@ -8,9 +8,9 @@ from motiond.process_tuning import GC_THRESHOLD, request_realtime, tune_process
 
 
 def test_realtime_priority_out_of_range_is_refused():
-    with pytest.raises(ValueError, match="1..99"):
+    with pytest.raises(ValueError, match=r"1\.\.99"):
         request_realtime(0)
-    with pytest.raises(ValueError, match="1..99"):
+    with pytest.raises(ValueError, match=r"1\.\.99"):
         request_realtime(100)
 
 
