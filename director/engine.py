@@ -197,20 +197,25 @@ class Director(Lifecycle):
         runs = self.runs
         inbox = self.inbox
         run = self.run
-        while True:
-            while runs:
-                self._budget -= 1
-                if self._budget < 0:
-                    runs.clear()
-                    raise DirectorError(
-                        f"more than {self.max_runs_per_update} provider runs in one update: "
-                        "providers keep re-triggering each other"
-                    )
-                node, reason = runs.popleft()
-                run(node, reason)
-            if not inbox:
-                return
-            self._apply_op(inbox.popleft())
+        popleft = runs.popleft
+        # Counted in a local (written back however the step ends): it is touched every run.
+        budget = self._budget
+        try:
+            while True:
+                while runs:
+                    budget -= 1
+                    if budget < 0:
+                        runs.clear()
+                        raise DirectorError(
+                            f"more than {self.max_runs_per_update} provider runs in one update: "
+                            "providers keep re-triggering each other"
+                        )
+                    run(*popleft())
+                if not inbox:
+                    return
+                self._apply_op(inbox.popleft())
+        finally:
+            self._budget = budget
 
     def _apply_op(self, op: tuple[Any, ...]) -> None:
         kind = op[0]

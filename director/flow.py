@@ -11,6 +11,7 @@ A provider is ``fn(ctx)``. Its answer is what it does with ``ctx`` before return
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from director.task import DirectorError, RunReason, RunState, Uses, check_emission
@@ -18,6 +19,8 @@ from director.task import DirectorError, RunReason, RunState, Uses, check_emissi
 if TYPE_CHECKING:
     from director.engine import Director
     from director.task import Node
+
+_INF = math.inf
 
 
 class Context:
@@ -40,7 +43,8 @@ class Context:
         self._director = director
         self._node = node
         self._kind = kind
-        self._emits: dict[type, tuple[Any, float, bool, str]] = {}
+        # Made on the first emit: most runs (servos, stop handlers) emit nothing.
+        self._emits: dict[type, tuple[Any, float, bool, str]] | None = None
         self._done = False
         self._continue = False
         self._wait: float | None = None
@@ -73,30 +77,49 @@ class Context:
         self, task: Any, *, priority: float = 0.0, optional: bool = False, name: str | None = None
     ) -> None:
         """Add a subtask to this run's pack (one per type; a second emit of a type replaces it)."""
-        self._check_open("emit")
+        if not self._open:
+            self._check_open("emit")
         if self._kind != "provide":
             raise DirectorError(
                 f"a {self._kind} provider cannot emit subtasks (task {self._node.name}); "
                 "emit from the provide provider, or use an emitter for root tasks"
             )
-        task_type, priority, optional, name = check_emission(
-            self._director.registered, task, priority, optional, name
-        )
-        self._emits[task_type] = (task, priority, optional, name)
+        registered = self._director.registered
+        task_type = type(task)
+        # check_emission's own fast path, inlined: this runs once per subtask of every pack.
+        if (
+            name is None
+            and type(priority) is float
+            and (optional is False or optional is True)
+            and task_type in registered
+            and -_INF < priority < _INF
+        ):
+            name = registered[task_type]
+        else:
+            task_type, priority, optional, name = check_emission(
+                registered, task, priority, optional, name
+            )
+        emits = self._emits
+        if emits is None:
+            emits = self._emits = {}
+        emits[task_type] = (task, priority, optional, name)
 
     def done(self) -> None:
         """This task is finished: a root is removed, a subtask's parent runs with SUBTASK_DONE."""
-        self._check_open("done")
+        if not self._open:
+            self._check_open("done")
         self._done = True
 
     def continue_(self) -> None:
         """Keep the current subtasks as they are."""
-        self._check_open("continue_")
+        if not self._open:
+            self._check_open("continue_")
         self._continue = True
 
     def wait(self, deadline: float) -> None:
         """Run again with SUBTASK_DONE at ``deadline`` unless re-run or removed before."""
-        self._check_open("wait")
+        if not self._open:
+            self._check_open("wait")
         self._wait = float(deadline)
 
     def uses(self, task_type: type) -> Uses:

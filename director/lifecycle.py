@@ -28,12 +28,7 @@ class Lifecycle(TreeCore):
         if node.dead:
             return
         self.revision += 1
-        stack = [node]
-        while stack:
-            dying = stack.pop()
-            dying.dead = True
-            self.queued.pop(dying, None)
-            stack.extend(dying.children.values())
+        self._mark_dead(node)
         slots = node.emitter.roots if node.parent is None else node.parent.children
         if slots.get(node.type) is node:
             del slots[node.type]
@@ -41,8 +36,51 @@ class Lifecycle(TreeCore):
         if self.pushes:
             self._release_pushes()
 
+    def _mark_dead(self, node: Node) -> None:
+        """Mark a subtree dying (so it loses every arbitration) and no longer waiting."""
+        unqueue = self.queued.pop
+        stack = [node]
+        pop = stack.pop
+        extend = stack.extend
+        while stack:
+            dying = pop()
+            dying.dead = True
+            unqueue(dying, None)
+            if dying.children:
+                extend(dying.children.values())
+
     def release(self, node: Node) -> None:
         """Hand a node's group to a watcher or stop it; then the same for its children."""
+        if not node.dead:
+            self._release_live(node)
+            return
+        # A dying subtree is walked without recursion, in the same pre-order as the live case:
+        # a big takeover releases every node of the old tree here.
+        stack = [node]
+        pop = stack.pop
+        stops = RunReason.STOPPED
+        while stack:
+            node = pop()
+            if not node.dead:
+                self._release_live(node)
+                continue
+            if node.granted:
+                group = node.group
+                if group.watchers:
+                    self.offer(group)
+                if group.task is node:
+                    node.granted = False
+                    group.task = None
+                    group.provider = None
+                    if not node.placeholder and group.stops:
+                        self.run_handlers(group.stops, node, stops)
+            children = node.children
+            if children:
+                stack.extend(reversed(children.values()))
+                children.clear()
+
+    def _release_live(self, node: Node) -> None:
+        """Release one living node; its subtasks are removed (they die), not just released."""
         if node.granted:
             group = node.group
             if node.dead:
@@ -112,20 +150,16 @@ class Lifecycle(TreeCore):
                 continue
             # Dying before the new pack is arbitrated, so the pack can take its groups over.
             removed.append(child)
-            stack = [child]
-            while stack:
-                dying = stack.pop()
-                dying.dead = True
-                self.queued.pop(dying, None)
-                stack.extend(dying.children.values())
+            self._mark_dead(child)
             del children[task_type]
         changed: list[Node] = []
+        groups = self.groups
         for task_type, (data, priority, optional, name) in emits.items():
             child = children.get(task_type)
             if child is None:
                 self.serial += 1
                 children[task_type] = Node(
-                    self.groups[task_type], data, priority, optional, name, owner, None, self.serial
+                    groups[task_type], data, priority, optional, name, owner, None, self.serial
                 )
                 continue
             was_placeholder = child.placeholder
@@ -187,9 +221,10 @@ class Lifecycle(TreeCore):
             return
         group = node.group
         if reason is _STARTED:
-            self.run_handlers(group.starts, node, _STARTED)
-            if node.dead or not node.granted:
-                return
+            if group.starts:
+                self.run_handlers(group.starts, node, _STARTED)
+                if node.dead or not node.granted:
+                    return
             reason = _NEW_TASK
         provider = group.provider
         if provider is None:
@@ -207,7 +242,7 @@ class Lifecycle(TreeCore):
         ctx._open = False
         emits = ctx._emits
         if emits or (node.children and not (ctx._continue or ctx._done or ctx._wait is not None)):
-            self.apply_pack(node, emits)
+            self.apply_pack(node, emits or {})
         if ctx._wait is not None:
             self.wait_seq += 1
             heapq.heappush(self.waits, (ctx._wait, self.wait_seq, node, node.runs))
@@ -221,7 +256,7 @@ class Lifecycle(TreeCore):
     def run_handlers(self, handlers: list[Provider], node: Node, reason: RunReason) -> None:
         """Run the first enabled start or stop handler whose When holds."""
         for handler in handlers:
-            if handler.enabled and handler.when_holds(self.states):
+            if handler.enabled and (not handler.when or handler.when_holds(self.states)):
                 ctx = Context(self, node, reason, handler.kind)  # type: ignore[arg-type]
                 try:
                     handler.fn(ctx)

@@ -64,6 +64,16 @@ def check_emission(
     later cycle, and so that a refused emission leaves the tree untouched.
     """
     task_type = type(task)
+    # The common emission (a registered type, a finite float, a bool, no name) is accepted
+    # with the cheapest checks: a registered type is already known to be an attrs class.
+    if (
+        name is None
+        and type(priority) is float
+        and (optional is False or optional is True)
+        and task_type in registered
+        and -math.inf < priority < math.inf
+    ):
+        return task_type, priority, optional, registered[task_type]
     if getattr(task_type, "__attrs_attrs__", None) is None:
         raise EmissionError(
             f"a task must be an attrs class instance, got {task_type.__qualname__}: {task!r}"
