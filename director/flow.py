@@ -84,21 +84,11 @@ class Context:
                 f"a {self._kind} provider cannot emit subtasks (task {self._node.name}); "
                 "emit from the provide provider, or use an emitter for root tasks"
             )
-        registered = self._director.registered
-        task_type = type(task)
-        # check_emission's own fast path, inlined: this runs once per subtask of every pack.
-        if (
-            name is None
-            and type(priority) is float
-            and (optional is False or optional is True)
-            and task_type in registered
-            and -_INF < priority < _INF
-        ):
-            name = registered[task_type]
-        else:
-            task_type, priority, optional, name = check_emission(
-                registered, task, priority, optional, name
-            )
+        # check_emission starts with a fast path for the common emission (a registered type,
+        # a finite float priority, no name): this runs once per subtask of every pack.
+        task_type, priority, optional, name = check_emission(
+            self._director.registered, task, priority, optional, name
+        )
         emits = self._emits
         if emits is None:
             emits = self._emits = {}
