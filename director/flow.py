@@ -11,7 +11,6 @@ A provider is ``fn(ctx)``. Its answer is what it does with ``ctx`` before return
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any
 
 from director.task import DirectorError, RunReason, RunState, Uses, check_emission
@@ -19,8 +18,6 @@ from director.task import DirectorError, RunReason, RunState, Uses, check_emissi
 if TYPE_CHECKING:
     from director.engine import Director
     from director.task import Node
-
-_INF = math.inf
 
 
 class Context:
