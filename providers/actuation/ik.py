@@ -37,7 +37,7 @@ from providers.actuation.tasks import (
     check_duration,
     check_stiffness,
 )
-from providers.model import leg_ik, look_at, nao_leg_ik, solve_legs
+from providers.model import look_at, nao_leg_ik, solve_legs
 from providers.model.head_ik import CAMERAS
 
 _SUBTASK_DONE = RunReason.SUBTASK_DONE
@@ -143,20 +143,12 @@ class HeadIK:
 #: Looking at a point is the head's IK; one type, so the two names arbitrate as one group.
 LookAt = HeadIK
 
-_MIRROR = np.diag([1.0, -1.0, 1.0, 1.0])
-
 
 def solve_right_leg(sole: np.ndarray, hip_yaw_pitch: float) -> tuple[float, ...]:
-    """The right leg's six angles (RHipYawPitch first) for ``sole`` with the hip yaw-pitch
-    fixed. LegIK solves one leg with a fixed hip yaw-pitch only inside ``solve``; this calls
-    that step directly (tests pin the result against forward kinematics)."""
-    ik = nao_leg_ik()
-    target = leg_ik._target(sole, "sole")
-    frame = ik._hip_frame(target, -1)
-    request = leg_ik._hip_yaw_pitch_request(frame, -1)
-    hyp = min(max(hip_yaw_pitch, ik._hyp_lower), ik._hyp_upper)
-    q, _ = ik._solve_leg(target, frame, -1, hyp, request, False)
-    return tuple(q)
+    """The right leg's six angles (RHipYawPitch first) for ``sole`` with the shared hip
+    yaw-pitch held at ``hip_yaw_pitch`` (the left leg owns the motor)."""
+    angles, _ = nao_leg_ik().solve_one("right", sole, hip_yaw_pitch=hip_yaw_pitch, refine=False)
+    return angles
 
 
 def _command(names: tuple[str, ...], angles: Any, task: Any) -> JointCommand:
@@ -190,8 +182,8 @@ def register_ik(director: Director, servos: ServoTable, state: Any) -> None:
 
     def left_leg_ik(task: LeftLegIK) -> JointCommand:
         # The mirrored foot asks for the same hip yaw-pitch, so the left foot is exact.
-        s = solve_legs(task.sole, _MIRROR @ task.sole @ _MIRROR, left_weight=1.0, refine=False)
-        return _command(LEFT_LEG_JOINTS, s.left, task)
+        angles, _ = nao_leg_ik().solve_one("left", task.sole, refine=False)
+        return _command(LEFT_LEG_JOINTS, angles, task)
 
     def right_leg_ik(task: RightLegIK) -> JointCommand:
         hyp = servos.target(_HYP)

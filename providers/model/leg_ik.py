@@ -170,6 +170,31 @@ class LegIK:
             targets=(left, right),
         )
 
+    def solve_one(
+        self,
+        side: str,
+        sole: np.ndarray,
+        *,
+        hip_yaw_pitch: float | None = None,
+        refine: bool = True,
+    ) -> tuple[tuple[float, ...], bool]:
+        """One leg's six angles (hip yaw-pitch first) for ``sole`` (4x4, torso frame), and
+        whether the pose is reached.
+
+        With ``hip_yaw_pitch`` None the foot gets the hip yaw-pitch it asks for (within its
+        limits); otherwise that value (clamped) is held, as when the other leg owns the shared
+        motor, and the foot's yaw gives way. ``refine`` as in :meth:`solve`.
+        """
+        sign = _side(side)
+        target = _target(sole, "sole")
+        frame = self._hip_frame(target, sign)
+        request = _hip_yaw_pitch_request(frame, sign)
+        hyp = request if hip_yaw_pitch is None else float(hip_yaw_pitch)
+        if not math.isfinite(hyp):
+            raise ValueError(f"hip_yaw_pitch must be finite, got {hip_yaw_pitch!r}")
+        hyp = min(max(hyp, self._hyp_lower), self._hyp_upper)
+        return self._solve_leg(target, frame, sign, hyp, request, refine)
+
     def forward(self, side: str, angles) -> np.ndarray:
         """The sole pose (4x4, torso frame) of leg ``side`` ("left"/"right") at six angles."""
         sign = _side(side)

@@ -214,3 +214,30 @@ def test_bad_targets_are_rejected_clearly():
         solve_legs(left, right, left_weight=1.5)
     with pytest.raises(ValueError, match="side"):
         nao_leg_ik().forward("middle", [0.0] * 6)
+
+
+@settings(max_examples=50)
+@given(joint_angles(), st.sampled_from(["left", "right"]))
+def test_one_leg_ik_of_fk_reaches_the_sole_with_its_own_hip_yaw_pitch(q, side):
+    left, right = nao_kinematics().sole_poses(q)
+    sole = left if side == "left" else right
+    angles, reached = nao_leg_ik().solve_one(side, sole)
+    assert reached
+    error = pose_error(sole, nao_leg_ik().forward(side, angles))
+    assert error[0] < 1e-4 and error[1] < 1e-3
+    assert angles[0] == pytest.approx(q[JOINT_INDEX["LHipYawPitch"]], abs=1e-6)
+
+
+@settings(max_examples=50)
+@given(joint_angles(), st.floats(-0.5, 0.3))
+def test_one_leg_ik_holds_a_given_hip_yaw_pitch_and_stays_in_limits(q, hyp):
+    _, right = nao_kinematics().sole_poses(q)
+    angles, _ = nao_leg_ik().solve_one("right", right, hip_yaw_pitch=hyp)
+    assert angles[0] == hyp
+    full = np.zeros(NUM_JOINTS)
+    full[[JOINT_INDEX["LHipYawPitch"], *(JOINT_INDEX[n] for n in RIGHT_LEG_JOINTS)]] = angles
+    model = load_nao_model()
+    legs = [JOINT_INDEX[n] for n in RIGHT_LEG_JOINTS]
+    assert np.all(full[legs] >= model.lower[legs]) and np.all(full[legs] <= model.upper[legs])
+    with pytest.raises(ValueError, match="finite"):
+        nao_leg_ik().solve_one("right", right, hip_yaw_pitch=math.nan)
