@@ -51,6 +51,16 @@ class Context:
         #: The time passed to the current `Director.update`.
         self.now = director.now
 
+    def reopen(self, reason: RunReason, now: float) -> None:
+        """Start another run of the same node with a fresh, empty answer."""
+        self._emits = None
+        self._done = False
+        self._continue = False
+        self._wait = None
+        self._open = True
+        self.reason = reason
+        self.now = now
+
     @property
     def task(self) -> Any:
         """The task value this provider serves."""

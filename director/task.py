@@ -105,6 +105,7 @@ class Node:
 
     __slots__ = (
         "children",
+        "context",
         "data",
         "dead",
         "done",
@@ -150,6 +151,8 @@ class Node:
         self.runs = 0
         self.last_cycle = -1
         self.children: dict[type, Node] = {}
+        #: The provide run's context, reused from run to run (see `Lifecycle.run`).
+        self.context: Any = None
 
     def chain(self) -> list[Node]:
         """This node and its ancestors, leaf first."""

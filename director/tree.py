@@ -8,7 +8,8 @@ Vocabulary used below:
   its provider Needs (recursively), writing the tentative grants into ``claims``;
 - *commit*: apply a set of claims atomically (every group of a Needs chain at once);
 - *offer*: a group freed or weakened; its watchers are tried in priority order;
-- *release*: a dying node hands its group to a watcher, or else its stop handler runs.
+- *release*: a dying node hands its group to a watcher, or else its stop handler runs;
+- *handover*: a claim whose new holder inherits the old holder's subtasks (`can_hand_over`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 import attrs
 
 from director.arbitration import beats, precedes
+from director.handover import adopt, can_hand_over
 from director.provider import Group, Provider, When
 from director.task import Node, RunReason
 
@@ -32,8 +34,9 @@ by_precedence = cmp_to_key(precedes)
 
 #: One emitted subtask before it is applied: (data, priority, optional, name).
 Emit = tuple[Any, float, bool, str]
-#: Tentative grants of one solve: group → (node, provider chosen for it).
-Claims = dict[Group, tuple[Node, Provider | None]]
+#: Tentative grants of one solve: group → (node, provider chosen for it, the holder whose
+#: subtasks it inherits — see `can_hand_over` — or None).
+Claims = dict[Group, tuple[Node, Provider | None, Node | None]]
 
 
 @attrs.frozen
@@ -94,7 +97,7 @@ class TreeCore:
             return False
         if not group.providers:
             # A group without providers can still be held as a token for someone's Needs.
-            claims[group] = (node, None)
+            claims[group] = (node, None, None)
             return True
         pusher = group.pushed_by
         candidates = (
@@ -106,7 +109,18 @@ class TreeCore:
             ):
                 continue
             mark = len(claims)
-            claims[group] = (node, provider)
+            handover = (
+                holder
+                if holder is not None
+                and holder is not node
+                and provider is group.provider
+                and can_hand_over(holder, node, provider)
+                else None
+            )
+            claims[group] = (node, provider, handover)
+            if handover is not None:
+                # The subtasks come along and already hold every group the provider Needs.
+                return True
             ok = True
             for need in provider.needs:
                 child = node.children.get(need)
@@ -148,12 +162,18 @@ class TreeCore:
                 return
 
     def commit(self, claims: Claims) -> None:
-        """Apply tentative grants at once; displaced tasks wait, their subtrees stop."""
+        """Apply tentative grants at once; displaced tasks wait, their subtrees stop.
+
+        A displaced task's subtasks stop, unless the claim is a *handover* (see `can_hand_over`):
+        then they pass to the new holder, whose first run replaces them.
+        """
         self.revision += 1
         displaced: list[Node] = []
         stops: list[tuple[Group, Node]] = []
+        handed: list[tuple[Node, Node, list[Node]]] = []
+        contested: list[Group] = []
         runs = self.runs
-        for group, (node, provider) in claims.items():
+        for group, (node, provider, handover) in claims.items():
             parent = node.parent
             if (
                 node.placeholder
@@ -175,7 +195,12 @@ class TreeCore:
             if old is not None:
                 old.granted = False
                 displaced.append(old)
-                if node.placeholder and not old.placeholder:
+                if old.dead and group.watchers:
+                    # Anyone beat a dying holder; a waiting task may beat the new one too.
+                    contested.append(group)
+                if handover is old:
+                    handed.append((node, old, adopt(node, old)))
+                elif node.placeholder and not old.placeholder:
                     stops.append((group, old))
             if not node.placeholder:
                 runs.append((node, _STARTED if old is None or old.placeholder else _NEW_TASK))
@@ -185,6 +210,23 @@ class TreeCore:
                 self.drop_children(old)
         for group, old in stops:
             self.run_handlers(group.stops, old, RunReason.STOPPED)
+        for node, old, revived in handed:
+            self._settle_handover(node, old, revived)
+        for group in contested:
+            self.offer(group)
+
+    def _settle_handover(self, node: Node, old: Node, revived: list[Node]) -> None:
+        """Re-arbitrate an inherited subtree: it now competes with its new holder's priority.
+
+        Only a waiting task can gain from that, so with nobody waiting (the usual takeover:
+        the old holder alone queues) there is nothing to do.
+        """
+        if not revived and not any(waiting is not old for waiting in self.queued):
+            return
+        for waiting in revived:
+            # Revived from a dying subtree: no longer queued anywhere, so not lost either.
+            self.enqueue(waiting, {})
+        self.priority_changed(node)
 
     def enqueue(self, node: Node, blocked: dict[Group, None]) -> None:
         """Mark a node as waiting and watch the groups that blocked it."""
@@ -299,6 +341,9 @@ class TreeCore:
             self._apply_pushes(pushes)
 
     # Implemented by `director.lifecycle.Lifecycle`, which the Director builds on.
+    def priority_changed(self, node: Node) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
     def release(self, node: Node) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 

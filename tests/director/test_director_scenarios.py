@@ -395,25 +395,3 @@ def test_removing_an_emitter_removes_all_its_tasks():
     h.d.remove_emitter(behaviour)
     assert_log(h.update(), [("A:stop", "STOPPED", A(1)), ("Servo:stop", "STOPPED", Servo(1))])
     assert h.d.view().tasks == ()
-
-
-def test_a_preempted_task_loses_its_whole_subtree():
-    h = Harness()
-    h.provider(Parent, body=lambda ctx: ctx.emit(A(1)) if ctx.task.n == 1 else ctx.emit(B(2)))
-    h.provider(A)
-    h.provider(B)
-    h.provider(A, kind="stop")
-    low, high = h.d.emitter("low"), h.d.emitter("high")
-    low.emit(Parent(1), priority=1)
-    h.update()
-    high.emit(Parent(2), priority=2)
-    # The loser waits; what it had emitted stops (within the grant, before the winner runs).
-    assert_log(
-        h.update(),
-        [("A:stop", "STOPPED", A(1)), ("Parent", "NEW_TASK", Parent(2)), ("B", "NEW_TASK", B(2))],
-    )
-    assert [(t.name, t.state) for t in h.d.view().tasks] == [
-        ("Parent", "queued"),
-        ("Parent", "running"),
-        ("B", "running"),
-    ]

@@ -1,0 +1,128 @@
+"""Soft transitions: a group changing hands passes its subtasks to the new task (NUbots).
+
+The new task's first pack replaces what it inherited: re-emitted types run again with
+NEW_TASK (no stop, no start), types it does not emit stop. Without a handover (another provider
+takes the group) the old subtree stops before the winner runs.
+"""
+
+from director_harness import Harness, assert_log, task
+
+from director import When
+
+Servo = task("Servo", "p")
+Parent = task("Parent", "n")
+A = task("A", "n")
+B = task("B", "n")
+
+
+def test_a_takeover_hands_the_subtree_over_and_the_winners_pack_replaces_it():
+    h = Harness()
+    h.provider(Parent, body=lambda ctx: ctx.emit(A(1)) if ctx.task.n == 1 else ctx.emit(B(2)))
+    h.provider(A)
+    h.provider(B)
+    h.provider(A, kind="stop")
+    low, high = h.d.emitter("low"), h.d.emitter("high")
+    low.emit(Parent(1), priority=1)
+    h.update()
+    high.emit(Parent(2), priority=2)
+    # The loser waits; the winner inherits A, and its pack (B only) stops it.
+    assert_log(
+        h.update(),
+        [("Parent", "NEW_TASK", Parent(2)), ("A:stop", "STOPPED", A(1)), ("B", "NEW_TASK", B(2))],
+    )
+    assert [(t.name, t.state) for t in h.d.view().tasks] == [
+        ("Parent", "queued"),
+        ("Parent", "running"),
+        ("B", "running"),
+    ]
+
+
+def _servo_tree() -> tuple[Harness, object, object]:
+    h = Harness()
+    h.provider(Parent, body=lambda ctx: ctx.emit(Servo(ctx.task.n)))
+    h.provider(Servo)
+    h.provider(Servo, kind="start")
+    h.provider(Servo, kind="stop")
+    return h, h.d.emitter("low"), h.d.emitter("high")
+
+
+def test_a_handover_keeps_the_servos_running_without_a_stop_or_a_start():
+    h, low, high = _servo_tree()
+    low.emit(Parent(1), priority=1)
+    assert_log(
+        h.update(),
+        [
+            ("Parent", "NEW_TASK", Parent(1)),
+            ("Servo:start", "STARTED", Servo(1)),
+            ("Servo", "NEW_TASK", Servo(1)),
+        ],
+    )
+    high.emit(Parent(2), priority=2)
+    assert_log(h.update(), [("Parent", "NEW_TASK", Parent(2)), ("Servo", "NEW_TASK", Servo(2))])
+    # Removal: the waiting task takes the group back, servos included, still without a gap.
+    high.emit_none(Parent)
+    assert_log(h.update(), [("Parent", "NEW_TASK", Parent(1)), ("Servo", "NEW_TASK", Servo(1))])
+    assert h.holder(Servo) == Servo(1)
+    low.emit_none(Parent)
+    assert_log(h.update(), [("Servo:stop", "STOPPED", Servo(1))])
+    assert h.d.view().tasks == ()
+
+
+def test_an_inherited_subtree_competes_at_its_new_priority():
+    h, old, new = _servo_tree()
+    direct = h.d.emitter("direct")
+    old.emit(Parent(1), priority=5)
+    direct.emit(Servo(9), priority=3)
+    new.emit(Parent(2), priority=2)
+    h.update()
+    assert h.holder(Servo) == Servo(1)
+    # Parent(2) inherits Servo, but now at priority 2, which the waiting Servo(9) outranks.
+    old.emit_none(Parent)
+    assert_log(h.update(), [("Parent", "NEW_TASK", Parent(2)), ("Servo", "NEW_TASK", Servo(9))])
+    assert h.holder(Servo) == Servo(9)
+    assert [(t.name, t.state) for t in h.d.view().tasks] == [
+        ("Parent", "running"),
+        ("Servo", "queued"),
+        ("Servo", "running"),
+    ]
+
+
+def test_another_provider_taking_the_group_stops_the_old_subtree_first():
+    h = Harness()
+    h.provider(Parent, "Balanced", body=lambda ctx: ctx.emit(B(2)), when=When("ok", "==", True))
+    h.provider(Parent, "Fallback", body=lambda ctx: ctx.emit(A(1)))
+    h.provider(A)
+    h.provider(B)
+    h.provider(A, kind="stop")
+    low, high = h.d.emitter("low"), h.d.emitter("high")
+    low.emit(Parent(1), priority=1)
+    assert_log(h.update(), [("Fallback", "NEW_TASK", Parent(1)), ("A", "NEW_TASK", A(1))])
+    h.d.set_state("ok", True)
+    h.update()
+    high.emit(Parent(2), priority=2)
+    assert_log(
+        h.update(),
+        [("A:stop", "STOPPED", A(1)), ("Balanced", "NEW_TASK", Parent(2)), ("B", "NEW_TASK", B(2))],
+    )
+
+
+def test_a_group_taken_from_a_dying_holder_is_offered_to_stronger_watchers():
+    Walk = task("Walk", "v")
+    IK = task("IK", "x")
+    h = Harness()
+    h.provider(Walk, "Balanced", needs=(IK,), when=When("ok", "==", True))
+    h.provider(Walk, "Fallback", needs=(IK,))
+    h.provider(IK, needs=(Servo,))
+    h.provider(Servo)
+    first, second = h.d.emitter("first"), h.d.emitter("second")
+    first.emit(Walk(1), priority=1)
+    first.emit(Servo(9), priority=1)  # ties with Walk(1)'s reserved Servo: waits
+    second.emit(Walk(2), priority=0)
+    assert_log(h.update(), [("Fallback", "NEW_TASK", Walk(1))])
+    h.d.set_state("ok", True)
+    h.update()
+    # Walk(2) takes every group of the dying Walk(1) (another provider: no handover), but the
+    # Servo it reserves is then offered to Servo(9), which outranks it.
+    first.emit_none(Walk)
+    assert_log(h.update(), [("Balanced", "NEW_TASK", Walk(2)), ("Servo", "NEW_TASK", Servo(9))])
+    assert h.holder(Servo) == Servo(9)
