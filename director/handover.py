@@ -3,7 +3,8 @@
 NUbots keeps a provider group's subtasks when the group's task changes, and the new task's
 first pack replaces them; so a Walk handed from one behaviour to another, or a watcher taking
 the group of a removed task, never drops the servos below it for a moment. `TreeCore.solve`
-asks `can_hand_over` when it claims a held group; `TreeCore.commit` calls `adopt`.
+asks `can_hand_over` and `claim_inherited` when it claims a held group; `TreeCore.commit`
+calls `adopt`.
 """
 
 from __future__ import annotations
@@ -15,28 +16,31 @@ if TYPE_CHECKING:
     from director.task import Node
 
 
-def can_hand_over(holder: Node, node: Node, provider: Provider) -> bool:
-    """Whether ``node``, taking ``holder``'s group, inherits its subtasks.
+def can_hand_over(holder: Node, node: Node) -> bool:
+    """Whether ``node``, taking ``holder``'s group, may inherit its subtasks.
 
-    Only when the same provider goes on serving the group (``provider`` is the group's current
-    one: the caller checks), both are real tasks, the newcomer has no subtasks of its own, and
-    the old subtree holds every group the provider Needs, recursively, so the inherited tree is
-    whole and nothing in it needs arbitrating. ``beats`` already rules out either being the
+    Both must be real tasks and the newcomer must have no subtasks of its own; the caller also
+    requires the same provider to go on serving the group, and `claim_inherited` that the old
+    subtree holds everything that provider Needs. ``beats`` already rules out either being the
     other's ancestor.
     """
-    if holder.placeholder or node.placeholder or node.children:
-        return False
-    return _holds_needs(holder, provider)
+    return not (holder.placeholder or node.placeholder or node.children)
 
 
-def _holds_needs(node: Node, provider: Provider) -> bool:
-    """Whether ``node``'s subtree holds every group ``provider`` Needs, all the way down."""
+def claim_inherited(holder: Node, provider: Provider, claims: dict) -> bool:
+    """Claim the groups ``holder``'s subtree holds for ``provider``'s Needs, recursively.
+
+    False when one is missing, not held, or already claimed in this solve (a sibling in the
+    same pack wants it): then there is no handover and the newcomer must win its Needs the
+    ordinary way, so an inherited tree is always whole and never split by its new siblings.
+    """
     for need in provider.needs:
-        child = node.children.get(need)
-        if child is None or not child.granted:
+        child = holder.children.get(need)
+        if child is None or not child.granted or child.group in claims:
             return False
         below = child.group.provider
-        if below is not None and below.needs and not _holds_needs(child, below):
+        claims[child.group] = (child, below, None)
+        if below is not None and below.needs and not claim_inherited(child, below, claims):
             return False
     return True
 

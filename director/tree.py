@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from director.arbitration import beats, precedes
-from director.handover import adopt, can_hand_over
+from director.handover import adopt, can_hand_over, claim_inherited
 from director.provider import Group, Provider, When
 from director.task import Node, RunReason
 
@@ -114,13 +114,18 @@ class TreeCore:
                 if holder is not None
                 and holder is not node
                 and provider is group.provider
-                and can_hand_over(holder, node, provider)
+                and can_hand_over(holder, node)
                 else None
             )
             claims[group] = (node, provider, handover)
             if handover is not None:
-                # The subtasks come along and already hold every group the provider Needs.
-                return True
+                # The subtasks come along and hold every group the provider Needs; claimed
+                # all the same, so another task of this solve cannot take one of them.
+                if claim_inherited(handover, provider, claims):
+                    return True
+                for key in list(claims)[mark:]:
+                    del claims[key]
+                claims[group] = (node, provider, None)
             ok = True
             for need in provider.needs:
                 child = node.children.get(need)

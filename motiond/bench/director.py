@@ -4,10 +4,15 @@
   every cycle) re-emitting two leg-IK tasks, each re-emitting six servo tasks (fast path), plus
   a head group (2 servos) and an arms group (2 arms x 6 servos) that hold still: 33 live tasks,
   15 provider runs per update. Servo providers do what real ones will: ``ctx.wait``.
-- ``reevaluate_1000_ms``: with 1,001 live tasks (a body root → 40 chains → 24 servos each), a
-  higher-priority root of the same type takes the whole tree over: every group changes hands,
-  the old subtree stops, the new one is granted and runs. Median of one takeover update
-  (measured alternately with the matching release, which is the same work mirrored).
+- ``reevaluate_1000_ms``: with 1,001 live tasks (a body root → 40 chains → 24 leaves each), a
+  higher-priority root of the same type takes the whole tree over: every group changes hands
+  and all 1,001 providers run again for the new root (a soft transition: the subtree passes to
+  the new root and its packs replace the old data). Median of one takeover update, measured
+  alternately with the matching release (the old root takes the tree back: the same work).
+- ``takeover_providers_ms``: the providers of that takeover alone, called directly with a
+  bare context that only records what they emit: 1,001 calls creating 1,000 tasks. No
+  Director can take the whole tree over in less; the rest of ``reevaluate_1000_ms`` is the
+  Director's share.
 - ``takeover_branch_1000_ms``: the same 1,001 live tasks, but the takeover is one chain (25
   tasks), the common case: a kick taking one leg while everything else keeps running.
 """
@@ -17,6 +22,7 @@ from __future__ import annotations
 import attrs
 
 from motiond.bench.timing import BenchResult, Goal, median_time
+from motiond.process_tuning import tune_gc
 
 
 def _types(prefix: str, count: int) -> list[type]:
@@ -78,6 +84,30 @@ def _nao_director():
     return d
 
 
+def _big_providers(chain_ts: list[type], leaves: list[type]):
+    """The big tree's providers: body → one task per chain → one task per leaf."""
+    per_chain = len(leaves) // len(chain_ts)
+
+    def leaf(ctx) -> None:
+        # Continue: their own Wait timers would otherwise fire on every update and this figure
+        # is about the takeover, not about 960 timers.
+        ctx.continue_()
+
+    def chain(group):
+        def fn(ctx) -> None:
+            for leaf_t in group:
+                ctx.emit(leaf_t(ctx.task.value))
+
+        return fn
+
+    def body(ctx) -> None:
+        for chain_t in chain_ts:
+            ctx.emit(chain_t(ctx.task.value))
+
+    chains = [chain(leaves[i * per_chain : (i + 1) * per_chain]) for i in range(len(chain_ts))]
+    return body, chains, leaf
+
+
 def _big_director(chains: int = 40, per_chain: int = 24):
     from director import Director
 
@@ -85,30 +115,55 @@ def _big_director(chains: int = 40, per_chain: int = 24):
     body_t = _types("Body", 1)[0]
     chain_ts = _types("Chain", chains)
     leaves = _types("Leaf", chains * per_chain)
-    # Leaves answer Continue: their own Wait timers would otherwise fire on every update and
-    # this figure is about the takeover, not about 960 timers.
-    for leaf in leaves:
-        d.provide(leaf, lambda ctx: ctx.continue_())
-        d.provide(leaf, lambda ctx: None, kind="stop")
-
-    def chain(group):
-        def fn(ctx) -> None:
-            for leaf in group:
-                ctx.emit(leaf(ctx.task.value))
-
-        return fn
-
-    for i, chain_t in enumerate(chain_ts):
-        d.provide(chain_t, chain(leaves[i * per_chain : (i + 1) * per_chain]))
-
-    def body(ctx) -> None:
-        for chain_t in chain_ts:
-            ctx.emit(chain_t(ctx.task.value))
-
+    body, chain_fns, leaf = _big_providers(chain_ts, leaves)
+    for leaf_t in leaves:
+        d.provide(leaf_t, leaf)
+        d.provide(leaf_t, lambda ctx: None, kind="stop")
+    for chain_t, fn in zip(chain_ts, chain_fns, strict=True):
+        d.provide(chain_t, fn)
     d.provide(body_t, body)
     d.emitter("base").emit(body_t(1.0), priority=1)
     d.update(0.0)
     return d, body_t, chain_ts[0]
+
+
+class _BareContext:
+    """Just enough of `director.Context` for the big tree's providers: records the emits."""
+
+    __slots__ = ("emits", "task")
+
+    def __init__(self) -> None:
+        self.task = None
+        self.emits: list = []
+
+    def emit(self, task, *, priority=0.0, optional=False, name=None) -> None:
+        self.emits.append(task)
+
+    def continue_(self) -> None:
+        pass
+
+
+def _providers_only(chains: int = 40, per_chain: int = 24):
+    """One takeover's provider calls without a Director (one reused context per level)."""
+    body_t = _types("Body", 1)[0]
+    body, chain_fns, leaf = _big_providers(
+        _types("Chain", chains), _types("Leaf", chains * per_chain)
+    )
+    top, mid, bottom = _BareContext(), _BareContext(), _BareContext()
+
+    def once() -> None:
+        top.task = body_t(2.0)
+        top.emits.clear()
+        body(top)
+        for chain_task, fn in zip(top.emits, chain_fns, strict=True):
+            mid.task = chain_task
+            mid.emits.clear()
+            fn(mid)
+            for leaf_task in mid.emits:
+                bottom.task = leaf_task
+                leaf(bottom)
+
+    return once
 
 
 def _count_live(d) -> int:
@@ -146,10 +201,14 @@ def run(quick: bool) -> BenchResult:
 
     big, body_t, _ = _big_director()
     big_live = _count_live(big)
+    big2, _, chain_t2 = _big_director()
+    # Measured with the garbage collector as the daemon runs it (motiond.process_tuning).
+    tune_gc()
     full = _alternate(big, big.emitter("takeover"), body_t(2.0), priority=5)
     full_ms = median_time(full, repeat=10 if quick else 60, number=1) * 1e3
 
-    big2, _, chain_t2 = _big_director()
+    providers_ms = median_time(_providers_only(), repeat=10 if quick else 60, number=1) * 1e3
+
     branch = _alternate(big2, big2.emitter("kick"), chain_t2(3.0), priority=5)
     branch_ms = median_time(branch, repeat=20 if quick else 200, number=1) * 1e3
 
@@ -158,6 +217,7 @@ def run(quick: bool) -> BenchResult:
         figures={
             "nao_cycle_update_ms": nao_ms,
             "reevaluate_1000_ms": full_ms,
+            "takeover_providers_ms": providers_ms,
             "takeover_branch_1000_ms": branch_ms,
             "nao_live_tasks": float(nao_live),
             "big_live_tasks": float(big_live),
@@ -165,6 +225,7 @@ def run(quick: bool) -> BenchResult:
         units={
             "nao_cycle_update_ms": "ms",
             "reevaluate_1000_ms": "ms",
+            "takeover_providers_ms": "ms",
             "takeover_branch_1000_ms": "ms",
             "nao_live_tasks": "tasks",
             "big_live_tasks": "tasks",
@@ -172,6 +233,7 @@ def run(quick: bool) -> BenchResult:
         goals={"nao_cycle_update_ms": Goal(0.3), "reevaluate_1000_ms": Goal(1.0)},
         notes=(
             "reevaluate_1000_ms: the whole 1,001-task tree changes hands in one update",
+            "takeover_providers_ms: that takeover's 1,001 provider calls alone, no Director",
             "medians; CPython, single process",
         ),
     )

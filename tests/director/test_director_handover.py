@@ -126,3 +126,29 @@ def test_a_group_taken_from_a_dying_holder_is_offered_to_stronger_watchers():
     first.emit_none(Walk)
     assert_log(h.update(), [("Balanced", "NEW_TASK", Walk(2)), ("Servo", "NEW_TASK", Servo(9))])
     assert h.holder(Servo) == Servo(9)
+
+
+def test_a_sibling_cannot_split_an_inherited_subtree():
+    Body = task("Body", "n")
+    Walk = task("Walk", "v")
+    Leg = task("Leg", "x")
+    h = Harness()
+    h.provider(Body, body=lambda ctx: (ctx.emit(Leg(1)), ctx.emit(Walk(1))))
+    h.provider(Walk, needs=(Leg,))
+    h.provider(Leg)
+    tree, walker = h.d.emitter("tree"), h.d.emitter("walker")
+    tree.emit(Body(1), priority=1)
+    walker.emit(Walk(2), priority=0)
+    h.update()
+    # Body's pack wants Leg twice (its Walk Needs it, and it emits one): it can never run.
+    # Re-evaluating it must not let its Walk inherit walker's Leg while its Leg takes that Leg.
+    h.d.set_state("anything", 1)
+    assert_log(h.update(), [])
+    assert h.holder(Walk) == Walk(2)
+    assert [(t.name, t.state) for t in h.d.view().tasks] == [
+        ("Body", "running"),
+        ("Leg", "queued"),
+        ("Walk", "queued"),
+        ("Walk", "running"),
+        ("Leg*", "reserved"),
+    ]
