@@ -180,6 +180,10 @@ class Lifecycle(TreeCore):
             self.release(child)
         for child in vacated:
             self._vacate(child)
+        if any(not child.granted for child in vacated):
+            # A waiting need turned placeholder is now required and outranks optional tasks:
+            # its pack is tried again with it (it may take its group back from one).
+            self.evaluate_pack_of(vacated[0])
         if self.pushes:
             self._release_pushes()
 
@@ -189,6 +193,7 @@ class Lifecycle(TreeCore):
         if child.granted and not child.placeholder:
             self.run_handlers(child.group.stops, child, RunReason.STOPPED)
         child.data = None
+        child.name = f"{child.group.name}*"
         child.placeholder = True
         child.priority = math.inf
         child.optional = False

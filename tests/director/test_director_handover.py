@@ -1,8 +1,9 @@
-"""Soft transitions: a group changing hands passes its subtasks to the new task (NUbots).
+"""Groups changing hands; first of all soft transitions (NUbots): the subtasks go along.
 
 The new task's first pack replaces what it inherited: re-emitted types run again with
 NEW_TASK (no stop, no start), types it does not emit stop. Without a handover (another provider
-takes the group) the old subtree stops before the winner runs.
+takes the group) the old subtree stops before the winner runs. Also: groups taken from dying
+holders and reservations taking their group back, both found by longer hypothesis runs.
 """
 
 from director_harness import Harness, assert_log, task
@@ -151,4 +152,34 @@ def test_a_sibling_cannot_split_an_inherited_subtree():
         ("Walk", "queued"),
         ("Walk", "running"),
         ("Leg*", "reserved"),
+    ]
+
+
+def test_a_need_left_unfilled_takes_its_group_back_from_an_optional_task():
+    Walk = task("Walk", "v")
+    IK = task("IK", "x")
+    h = Harness()
+    h.provider(
+        Walk,
+        body=lambda ctx: ctx.emit(IK(0), optional=True) if ctx.task.v == 0 else None,
+        needs=(IK,),
+    )
+    h.provider(Walk, kind="stop")
+    h.provider(IK)
+    h.provider(IK, kind="stop")
+    walker, other = h.d.emitter("walker"), h.d.emitter("other")
+    walker.emit(Walk(0), priority=0)
+    h.update()
+    other.emit(IK(9), priority=1, optional=True)
+    # Both optional: the stronger priority takes IK, and Walk's optional IK waits.
+    assert_log(h.update(), [("IK", "NEW_TASK", IK(9))])
+    # Walk stops emitting IK: its Need reverts to a reservation, which is required and so
+    # outranks the optional IK(9), whatever the priorities.
+    walker.emit(Walk(1), priority=0)
+    assert_log(h.update(), [("Walk", "NEW_TASK", Walk(1)), ("IK:stop", "STOPPED", IK(9))])
+    assert h.holder(IK) is None
+    assert [(t.name, t.state) for t in h.d.view().tasks] == [
+        ("Walk", "running"),
+        ("IK*", "reserved"),
+        ("IK", "queued"),
     ]
