@@ -24,6 +24,24 @@ def median_time(fn: Callable[[], object], *, repeat: int, number: int = 1) -> fl
     return statistics.median(samples)
 
 
+def paired_times(fns: list[Callable[[], object]], *, repeat: int) -> list[list[float]]:
+    """Wall times (seconds) of one call of each of ``fns``, taken in turn ``repeat`` times.
+
+    Interleaving keeps the samples of each round under the same machine conditions, so the
+    difference of two figures stays meaningful on a shared, noisy machine. One untimed round
+    comes first.
+    """
+    for fn in fns:
+        fn()
+    samples: list[list[float]] = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, out in zip(fns, samples, strict=True):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return samples
+
+
 @attrs.frozen
 class Goal:
     """A target for one figure: ``value <= limit`` (or ``>=`` when ``at_least``)."""
