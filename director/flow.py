@@ -40,6 +40,10 @@ class Context:
         self._director = director
         self._node = node
         self._kind = kind
+        self.reopen(reason, director.now)
+
+    def reopen(self, reason: RunReason, now: float) -> None:
+        """Start a run (the first, or another of the same node) with a fresh, empty answer."""
         # Made on the first emit: most runs (servos, stop handlers) emit nothing.
         self._emits: dict[type, tuple[Any, float, bool, str]] | None = None
         self._done = False
@@ -49,16 +53,6 @@ class Context:
         #: Why this run happens.
         self.reason = reason
         #: The time passed to the current `Director.update`.
-        self.now = director.now
-
-    def reopen(self, reason: RunReason, now: float) -> None:
-        """Start another run of the same node with a fresh, empty answer."""
-        self._emits = None
-        self._done = False
-        self._continue = False
-        self._wait = None
-        self._open = True
-        self.reason = reason
         self.now = now
 
     @property

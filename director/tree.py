@@ -200,13 +200,15 @@ class TreeCore:
             if old is not None:
                 old.granted = False
                 displaced.append(old)
-                if old.dead and group.watchers:
-                    # Anyone beat a dying holder; a waiting task may beat the new one too.
-                    contested.append(group)
                 if handover is old:
+                    # Its settling re-offers the group too, when anyone is waiting.
                     handed.append((node, old, adopt(node, old)))
-                elif node.placeholder and not old.placeholder:
-                    stops.append((group, old))
+                else:
+                    if old.dead and group.watchers:
+                        # Anyone beat a dying holder; a waiting task may beat the new one too.
+                        contested.append(group)
+                    if node.placeholder and not old.placeholder:
+                        stops.append((group, old))
             if not node.placeholder:
                 runs.append((node, _STARTED if old is None or old.placeholder else _NEW_TASK))
         for old in displaced:
