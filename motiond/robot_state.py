@@ -33,6 +33,8 @@ class RobotState:
     """The robot as the runtime sees it: measured joints, tilt, foot contact and posture."""
 
     position: np.ndarray = attrs.field(factory=lambda: np.zeros(25))
+    gyro: np.ndarray = attrs.field(factory=lambda: np.zeros(3))  # rad/s, torso frame
+    fsr: np.ndarray = attrs.field(factory=lambda: np.zeros(8))  # kg, LoLA's FSR order
     tilt: float = 0.0
     left_contact: bool = False
     right_contact: bool = False
@@ -42,6 +44,8 @@ class RobotState:
     def update(self, frame: SensorFrame) -> None:
         """Refresh from one sensor frame (no allocation but the posture's enum lookup)."""
         np.copyto(self.position, frame.position)
+        np.copyto(self.gyro, frame.gyroscope)
+        np.copyto(self.fsr, frame.fsr)
         roll, pitch = float(frame.angles[0]), float(frame.angles[1])
         # Angle between the torso's z axis and the vertical, from the two torso angles.
         self.tilt = math.acos(max(-1.0, min(1.0, math.cos(roll) * math.cos(pitch))))

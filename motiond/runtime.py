@@ -128,7 +128,9 @@ class Runtime:
         self.servos = ServoTable(np.zeros(NUM_JOINTS))
         self.safety = SafetyStage(self.model, period)
         build_actuation_tree(self.director, self.servos, self.state)
-        register_skills(self.director, self.servos, self.state)
+        #: The walk skill: its state (``walk.status()``), gait and generator.
+        self.walk = register_skills(self.director, self.servos, self.state)
+        self.walk.period = period
         self.counters = RuntimeCounters()
         self.now = 0.0
         #: Called after every cycle with (now, sensor frame, actuator frame); for tests, logs.

@@ -7,16 +7,20 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from director import Director
     from providers.actuation import ServoTable
+    from skills.walk import WalkEngine
 
 
-def register_skills(director: Director, servos: ServoTable, state: Any) -> None:
-    """Register every skill provider (Script, Freeze, Unfreeze) on ``director``.
+def register_skills(director: Director, servos: ServoTable, state: Any) -> WalkEngine:
+    """Register every skill provider (Script, Freeze, Unfreeze, the walk) on ``director``;
+    returns the walk engine (its state and gait).
 
     Build the actuation tree first (``providers.actuation.build_actuation_tree``). The imports
     are here so that reading a script file (``skills.script_files``) does not load the tree.
     """
     from skills.freeze import register_freeze
     from skills.script import register_script
+    from skills.walk import register_walk
 
     register_script(director)
     register_freeze(director, servos, state)
+    return register_walk(director, servos, state)

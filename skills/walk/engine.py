@@ -1,0 +1,232 @@
+"""The walk in the Director: Walk, WalkToward, StopWalk and KillWalk providers around one
+:class:`~skills.walk.generator.WalkGenerator`.
+
+How the walk fits the Director:
+
+- ``Walk`` (every cycle) Needs ``LegsIK``: each cycle it advances the generator once and emits
+  ``LegsIK`` with both sole poses, and the arm swing as *optional* ``LeftArm``/``RightArm``
+  tasks, so any other task (a script, a wave) takes an arm without stopping the walk.
+- ``WalkToward`` scales its shares by the gait's limits and emits a ``Walk``.
+- **Stopping after a withdrawn walk.** When the Walk task stops running while a foot is off
+  its stand place (withdrawn by its behaviour, or its emitter gone), its stop provider emits
+  ``StopWalk`` from the walk skill's own emitter, just below the withdrawn walk's priority.
+  StopWalk drives the same generator with a zero request until the feet are together, then is
+  Done. So the robot is never left on one foot because a task vanished, a new Walk at the old
+  priority takes over again at once, and any stronger task (a kick, a get-up, Freeze) still
+  takes the legs whenever it wants.
+- **Interruptions**: the generator is advanced at most once per cycle whoever asks; when a
+  cycle passes without it (the legs were another task's), it starts again from the soles the
+  servos are commanded to, through the walk stand.
+- ``KillWalk`` stops stepping in the next cycle (the swing foot is put down where it is) and
+  the walk holds until its request changes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from director import Context, Director, RunReason
+from lola_io.joints import NUM_JOINTS
+from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
+from providers.model import nao_kinematics
+from skills.walk.generator import Phase, WalkGenerator, WalkTargets
+from skills.walk.params import GaitParameters, load_gait
+from skills.walk.request import ZERO, Velocity, clamp_request
+from skills.walk.status import WalkStatus
+from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
+
+#: The slowest step frequency, as a share of the gait's (``frequency`` 0).
+MIN_FREQUENCY_SHARE = 2.0 / 3.0
+
+_NEW = (RunReason.NEW_TASK, RunReason.STARTED)
+_LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
+_RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
+
+
+class WalkEngine:
+    """The walk skill's state: the generator, the request, and who drives them this cycle."""
+
+    def __init__(
+        self, director: Director, servos: ServoTable, state: Any, gait: GaitParameters
+    ) -> None:
+        self.generator = WalkGenerator(gait)
+        self._servos = servos
+        self._state = state
+        self._stopper = director.emitter("walk")
+        self._last_now: float | None = None
+        self._targets: WalkTargets | None = None
+        self._killed_request: Walk | None = None
+        self.request: Walk | None = None
+        self.period = 0.012
+
+    @property
+    def gait(self) -> GaitParameters:
+        """The gait in use."""
+        return self.generator.gait
+
+    def set_gait(self, gait: GaitParameters) -> None:
+        """Use ``gait`` from the next step on; the current request is clamped again."""
+        self.generator.set_gait(gait)
+        if self.request is not None:
+            self.set_request(self.request)
+
+    def set_request(self, task: Walk) -> None:
+        """Walk as ``task`` asks (clamped to the gait)."""
+        self.request = task
+        g = self.generator.gait
+        self.generator.set_request(clamp_request(g, task.forward, task.left, task.turn))
+        self.generator.frequency = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * task.frequency
+        if self._killed_request is not None and task != self._killed_request:
+            self._killed_request = None
+            self.generator.resume()
+
+    def kill(self) -> None:
+        """Stop stepping from this cycle on; hold until the request changes."""
+        self._killed_request = self.request if self.request is not None else Walk()
+        self.generator.kill()
+        self._stopper.emit_none(StopWalk)
+
+    def tick(self, now: float) -> WalkTargets:
+        """The generator advanced to ``now`` (once per cycle, whoever asks first)."""
+        if self._last_now is not None and now == self._last_now and self._targets is not None:
+            return self._targets
+        gen = self.generator
+        if self._last_now is None or now - self._last_now > 1.5 * self.period:
+            # The legs were not ours last cycle: start from where they are commanded to be.
+            commanded = [self._servos.target(i) for i in range(NUM_JOINTS)]
+            left, right = nao_kinematics().sole_poses(_finite(commanded))
+            gen.begin(left, right)
+            dt = self.period
+        else:
+            dt = now - self._last_now
+        self._last_now = now
+        self._targets = gen.update(dt, self._state)
+        return self._targets
+
+    def standing(self) -> bool:
+        """Whether the feet are together and nothing is stepping."""
+        return self.generator.phase is Phase.STANDING
+
+    def handover_stop(self, priority: float) -> None:
+        """The Walk task stopped running: bring the feet together unless they are."""
+        if self.standing() or self._last_now is None:
+            return
+        self._stopper.emit_none(StopWalk)
+        self._stopper.emit(StopWalk(), priority=math.nextafter(priority, -math.inf))
+
+    def cancel_stop(self) -> None:
+        """A Walk runs again: it drives the generator, StopWalk is not needed."""
+        self._stopper.emit_none(StopWalk)
+
+    def status(self) -> WalkStatus:
+        """The walk state now (a frozen snapshot)."""
+        gen = self.generator
+        return WalkStatus(
+            phase=gen.phase,
+            support=None if gen.support_left is None else ("left" if gen.support_left else "right"),
+            step_count=gen.step_count,
+            request=gen.target,
+            executed=gen.executed,
+            odometry=gen.odometry.pose,
+            killed=gen.killed,
+            halted=gen.halted,
+            active=self.request is not None,
+        )
+
+
+def _finite(values: list[float]) -> np.ndarray:
+    q = np.array(values)
+    q[~np.isfinite(q)] = 0.0
+    return q
+
+
+def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> None:
+    g = engine.gait
+    ctx.emit(
+        LegsIK(
+            targets.left_sole,
+            targets.right_sole,
+            stiffness=g.leg_stiffness,
+            left_weight=targets.left_weight,
+        )
+    )
+    lp, lr = targets.left_arm
+    rp, rr = targets.right_arm
+    ctx.emit(
+        LeftArm(
+            JointCommand(dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)), g.arm_stiffness)
+        ),
+        optional=True,
+    )
+    ctx.emit(
+        RightArm(
+            JointCommand(dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)), g.arm_stiffness)
+        ),
+        optional=True,
+    )
+
+
+def register_walk(
+    director: Director, servos: ServoTable, state: Any, gait: GaitParameters | None = None
+) -> WalkEngine:
+    """Register Walk, WalkToward, StopWalk and KillWalk on ``director``; the engine."""
+    engine = WalkEngine(director, servos, state, gait if gait is not None else load_gait())
+
+    def walk(ctx: Context) -> None:
+        if ctx.reason is RunReason.SUBTASK_DONE:
+            # LegsIK finished this cycle's command; the next one comes with the next cycle.
+            ctx.continue_()
+            return
+        task: Walk = ctx.task
+        if ctx.reason in _NEW or task is not engine.request:
+            if ctx.reason in _NEW:
+                engine.cancel_stop()
+            engine.set_request(task)
+        _emit_targets(ctx, engine, engine.tick(ctx.now))
+
+    def walk_stopped(ctx: Context) -> None:
+        engine.request = None
+        engine.generator.set_request(ZERO)
+        engine.handover_stop(ctx.priority)
+
+    def walk_toward(ctx: Context) -> None:
+        t: WalkToward = ctx.task
+        g = engine.gait
+        scale = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * t.frequency
+        forward = t.x * (g.max_forward if t.x >= 0 else g.max_backward) * scale
+        ctx.emit(
+            Walk(
+                forward,
+                t.y * g.max_left * scale,
+                t.theta * g.max_turn * scale,
+                frequency=t.frequency,
+            )
+        )
+
+    def stop_walk(ctx: Context) -> None:
+        if ctx.reason is RunReason.SUBTASK_DONE:
+            ctx.continue_()
+            return
+        engine.generator.set_request(ZERO)
+        targets = engine.tick(ctx.now)
+        if engine.standing():
+            ctx.done()
+            return
+        _emit_targets(ctx, engine, targets)
+
+    def kill_walk(ctx: Context) -> None:
+        engine.kill()
+        ctx.done()
+
+    director.provide(Walk, walk, needs=LegsIK, every_cycle=True, name="Walk")
+    director.provide(Walk, walk_stopped, kind="stop", name="Walk.stop")
+    director.provide(WalkToward, walk_toward, needs=Walk, name="WalkToward")
+    director.provide(StopWalk, stop_walk, needs=LegsIK, every_cycle=True, name="StopWalk")
+    director.provide(KillWalk, kill_walk, name="KillWalk")
+    return engine
+
+
+__all__ = ["MIN_FREQUENCY_SHARE", "ZERO", "Velocity", "WalkEngine", "register_walk"]

@@ -1,0 +1,447 @@
+"""The gait generator: foot poses every cycle from a velocity request and the sensors.
+
+A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/walk.md):
+
+- Each step lasts a nominal period ``T``. The support foot slides backwards under the hip at
+  the walk's speed (linear profile); the swing foot travels forwards with zero speed at
+  lift-off and touchdown (``parabolic_step``) and lifts on ``lift_profile``, landing flat with
+  zero vertical speed.
+- **Support exchange by foot pressure.** A step ends when the swing foot carries weight
+  (at least ``switch_pressure`` kg and more than the support foot) once ``switch_min_phase``
+  of the period has passed; past ``switch_timeout`` periods it ends anyway (the nominal
+  period is the fallback when the soles read nothing). An early touchdown freezes the swing
+  foot where it landed: the next step starts from the feet as they are.
+- **Sideways and turning steps open and close**: the leading foot (left when moving or turning
+  left) steps out on its step and both feet come back together on the next, so the feet never
+  cross and never come closer than the stance width; both toe out, never in, so the one hip
+  yaw-pitch motor serves both legs.
+- **Balance**: the filtered gyro's pitch rate goes to the support ankle and hip pitch, its roll
+  rate to the support ankle and hip roll (applied as rotations of the sole target about those
+  joints, so they pass through the leg IK unchanged).
+- **Acceleration limits**: the executed velocity follows the clamped request by at most one
+  step's allowed change, read at the start of each step.
+
+All poses are built in an upright frame ``H`` at the middle of the hip joints; the torso leans
+forwards by the gait's lean. The generator is plain maths with a clock passed in: no Director,
+no socket (tests step it directly).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from providers.model import load_nao_model
+from skills.walk.odometry import Odometry, Pose2D
+from skills.walk.params import GaitParameters
+from skills.walk.profiles import lift_profile, linear_step, parabolic_step
+from skills.walk.request import ZERO, Velocity, ratchet
+
+_RESUME_AFTER = 0.5  # s of calm before a protective stop lets the request through again
+_LIFTED_CYCLES = 6  # consecutive cycles with no sole contact that mean "lifted", not a bounce
+_TOGETHER = 1e-4  # m / rad: offsets this small count as feet together
+_SETTLE_SHARE = 0.2  # of a step: time the new support foot takes to put down a leftover lift
+
+
+class Phase(enum.Enum):
+    """What the walk is doing."""
+
+    STANDING = "standing"
+    STARTING = "starting"
+    WALKING = "walking"
+    STOPPING = "stopping"
+
+
+@attrs.define
+class Foot:
+    """One foot's offset from its place under the hip (H frame): m, m, rad, m of lift."""
+
+    x: float = 0.0
+    y: float = 0.0
+    yaw: float = 0.0
+    z: float = 0.0
+
+    def together(self) -> bool:
+        """Whether the foot is back at its stand place."""
+        return abs(self.x) < _TOGETHER and abs(self.y) < _TOGETHER and abs(self.yaw) < _TOGETHER
+
+
+@attrs.frozen
+class WalkTargets:
+    """One cycle's output: sole poses (4x4, torso frame), whose hip yaw-pitch request wins,
+    and the arms' shoulder pitch and roll (left, right)."""
+
+    left_sole: np.ndarray
+    right_sole: np.ndarray
+    left_weight: float
+    left_arm: tuple[float, float]
+    right_arm: tuple[float, float]
+
+
+class WalkGenerator:
+    """Foot targets for a velocity request, one :meth:`update` per cycle (module docstring)."""
+
+    def __init__(self, gait: GaitParameters) -> None:
+        model = load_nao_model()
+        hip = model.joints["LHipYawPitch"].origin_xyz
+        self._hip_y = float(hip[1])
+        self._hip_z = float(hip[2])
+        self._sole_height = model.foot.sole_height
+        self.gait = gait
+        self.phase = Phase.STANDING
+        self.left = Foot()
+        self.right = Foot()
+        self.swing_left = True
+        self.target = ZERO  # the clamped request
+        self.executed = ZERO  # the velocity of the current step (ratcheted)
+        self.step_count = 0
+        self.odometry = Odometry()
+        self.killed = False
+        #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
+        self.frequency = 1.0
+        self.halted: str | None = None  # why a protective stop holds the walk, if one does
+        self._t = 0.0
+        self._period = gait.step_period
+        self._lift = 0.0
+        self._start: tuple[Foot, Foot] = (Foot(), Foot())
+        self._end: tuple[Foot, Foot] = (Foot(), Foot())
+        self._support_lift = 0.0
+        self._first_step = False
+        self._gyro_x = 0.0
+        self._gyro_y = 0.0
+        self._calm = 0.0
+        self._airborne = 0
+        self._blend: tuple[np.ndarray, np.ndarray] | None = None
+        self._blend_t = 0.0
+
+    # ------------------------------------------------------------------ commands
+
+    def set_gait(self, gait: GaitParameters) -> None:
+        """Use ``gait`` from the next step on."""
+        self.gait = gait
+
+    def set_request(self, velocity: Velocity) -> None:
+        """The (already clamped) velocity to walk at; zero stops at the next chance."""
+        self.target = velocity
+
+    def begin(self, left_sole: np.ndarray, right_sole: np.ndarray) -> None:
+        """Start from the soles where they are (4x4, torso frame): move them to the walk
+        stand over ``start_duration``, then step."""
+        self.phase = Phase.STARTING
+        self.left, self.right = Foot(), Foot()
+        self.executed = ZERO
+        self.killed = False
+        self._blend = (np.array(left_sole, dtype=float), np.array(right_sole, dtype=float))
+        self._blend_t = 0.0
+
+    def kill(self) -> None:
+        """Stop stepping now (NAOqi's killMove): the swing foot goes down where it is."""
+        self.killed = True
+        self._halt()
+
+    def resume(self) -> None:
+        """Let the request through again after :meth:`kill`."""
+        self.killed = False
+
+    # ------------------------------------------------------------------ the cycle
+
+    def update(self, dt: float, sense: Any) -> WalkTargets:
+        """Advance ``dt`` seconds. ``sense`` has ``gyro`` (3, rad/s), ``fsr`` (8, kg),
+        ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState."""
+        g = self.gait
+        gyro = sense.gyro
+        self._gyro_x = g.gyro_filter * self._gyro_x + (1.0 - g.gyro_filter) * float(gyro[0])
+        self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * float(gyro[1])
+        self._protect(dt, sense)
+        if self.phase is Phase.STARTING and self._blend is not None:
+            return self._starting(dt)
+        if self.phase is Phase.STANDING:
+            if not self._blocked() and not self.target.is_zero:
+                self._begin_step(self._leading_left(self.target), first=True)
+            else:
+                self.left.z = self.right.z = 0.0
+                return self._targets(support=None)
+        self._t += dt
+        before = self._support_pose()
+        self._move_feet()
+        self.odometry.support_moved(before, self._support_pose())
+        if self._step_ended(sense):
+            self._end_step()
+        return self._targets(support=self.phase is not Phase.STANDING)
+
+    # ------------------------------------------------------------------ steps
+
+    def _blocked(self) -> bool:
+        return self.killed or self.halted is not None
+
+    def _leading_left(self, v: Velocity) -> bool:
+        if v.left != 0.0:
+            return v.left > 0.0
+        if v.turn != 0.0:
+            return v.turn > 0.0
+        return not self.swing_left  # alternate
+
+    def _begin_step(self, swing_left: bool, *, first: bool = False) -> None:
+        g = self.gait
+        self.swing_left = swing_left
+        self._first_step = first
+        target = ZERO if self._blocked() else self.target
+        self.executed = ZERO if first else ratchet(g, self.executed, target)
+        v = self.executed
+        self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
+        period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
+        period /= self.frequency
+        self._period = period
+        f = v.forward * period
+        side = abs(v.left) * 2.0 * period
+        turn = abs(v.turn) * 2.0 * period
+        lead_side = (v.left > 0.0) == swing_left and v.left != 0.0
+        lead_turn = (v.turn > 0.0) == swing_left and v.turn != 0.0
+        swing_x, support_x = f / 2.0, -f / 2.0
+        left_end = Foot(
+            swing_x if swing_left else support_x,
+            side / 2.0 if lead_side else 0.0,
+            turn / 2.0 if lead_turn else 0.0,
+        )
+        right_end = Foot(
+            support_x if swing_left else swing_x,
+            -side / 2.0 if lead_side else 0.0,
+            -turn / 2.0 if lead_turn else 0.0,
+        )
+        self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
+        self._end = (left_end, right_end)
+        support = self.right if swing_left else self.left
+        self._support_lift = support.z
+        lift = g.foot_lift + g.lift_forward_gain * abs(f) + g.lift_side_gain * side
+        self._lift = lift * (g.start_lift_share if first else 1.0)
+        self._t = 0.0
+
+    def _move_feet(self) -> None:
+        s = min(1.0, self._t / self._period)
+        lin, par, up = linear_step(s), parabolic_step(s), lift_profile(s)
+        (l0, r0), (l1, r1) = self._start, self._end
+        swing, support = (self.left, self.right) if self.swing_left else (self.right, self.left)
+        sw0, sw1 = (l0, l1) if self.swing_left else (r0, r1)
+        su0, su1 = (r0, r1) if self.swing_left else (l0, l1)
+        for foot, a, b, k in ((swing, sw0, sw1, par), (support, su0, su1, lin)):
+            foot.x = a.x + (b.x - a.x) * k
+            foot.y = a.y + (b.y - a.y) * k
+            foot.yaw = a.yaw + (b.yaw - a.yaw) * k
+        swing.z = self._lift * up
+        settle = min(1.0, s / _SETTLE_SHARE)
+        support.z = self._support_lift * (1.0 - parabolic_step(settle))
+
+    def _step_ended(self, sense: Any) -> bool:
+        g = self.gait
+        t, period = self._t, self._period
+        if t >= g.switch_timeout * period:
+            return True
+        if t < g.switch_min_phase * period:
+            return False
+        fsr = sense.fsr
+        left = float(fsr[0] + fsr[1] + fsr[2] + fsr[3])
+        right = float(fsr[4] + fsr[5] + fsr[6] + fsr[7])
+        swing, support = (left, right) if self.swing_left else (right, left)
+        return swing >= g.switch_pressure and swing > support
+
+    def _end_step(self) -> None:
+        self.step_count += 1
+        together = self.left.together() and self.right.together()
+        stop = self._blocked() or self.target.is_zero
+        if stop and together and self.executed.is_zero and not self._first_step:
+            self.phase = Phase.STANDING
+            self.executed = ZERO
+            self._t = 0.0
+            return
+        self._begin_step(not self.swing_left)
+
+    # ------------------------------------------------------------------ protection
+
+    def _protect(self, dt: float, sense: Any) -> None:
+        g = self.gait
+        airborne = not (sense.left_contact or sense.right_contact)
+        self._airborne = self._airborne + 1 if airborne else 0
+        reason = None
+        if self._airborne >= _LIFTED_CYCLES:
+            reason = "lifted"
+        elif sense.tilt > g.stop_tilt:
+            reason = "tilt"
+        elif math.hypot(float(sense.gyro[0]), float(sense.gyro[1])) > g.stop_gyro:
+            reason = "gyro"
+        if reason is not None:
+            if self.halted is None:
+                self.halted = reason
+                self._halt()
+            self._calm = 0.0
+        elif self.halted is not None:
+            self._calm += dt
+            if self._calm >= _RESUME_AFTER:
+                self.halted = None
+
+    def _halt(self) -> None:
+        """Stop stepping at once: feet down where they are, standing."""
+        if self.phase is Phase.STARTING:
+            return  # finish moving to the stand; nothing is in the air
+        self.phase = Phase.STANDING
+        self.executed = ZERO
+        self.left.z = self.right.z = 0.0
+        self._t = 0.0
+
+    # ------------------------------------------------------------------ output
+
+    def _starting(self, dt: float) -> WalkTargets:
+        self._blend_t += dt
+        s = min(1.0, self._blend_t / self.gait.start_duration)
+        stand = self._targets(support=None)
+        assert self._blend is not None
+        k = s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)  # minimum jerk
+        left = _blend_pose(self._blend[0], stand.left_sole, k)
+        right = _blend_pose(self._blend[1], stand.right_sole, k)
+        if s >= 1.0:
+            self._blend = None
+            self.phase = Phase.STANDING
+        return attrs.evolve(stand, left_sole=left, right_sole=right)
+
+    def _lean_and_offset(self) -> tuple[float, float]:
+        g, v = self.gait, self.executed
+        if v.forward >= 0.0:
+            share = v.forward / g.max_forward
+            com = g.com_offset + (g.com_offset_forward - g.com_offset) * share
+        else:
+            share = -v.forward / g.max_backward
+            com = g.com_offset + (g.com_offset_backward - g.com_offset) * share
+            share = 0.0
+        return g.torso_lean + g.torso_lean_forward * share, com
+
+    def _targets(self, *, support: bool | None) -> WalkTargets:
+        g = self.gait
+        lean, com = self._lean_and_offset()
+        sway = 0.0
+        if support and g.hip_sway > 0.0:
+            s = min(1.0, self._t / self._period)
+            # The hips lean over the support foot: the feet move the other way.
+            sway = g.hip_sway * math.sin(math.pi * s) * (-1.0 if self.swing_left else 1.0)
+        gx, gy = self._gyro_x, self._gyro_y
+        both = not support
+        left_support = both or not self.swing_left
+        right_support = both or self.swing_left
+        stance = self._hip_y + g.foot_spread
+        left = self._sole(self.left, stance, lean, com, sway, gx, gy, left_support, g.hip_height)
+        right = self._sole(
+            self.right, -stance, lean, com, sway, gx, gy, right_support, g.hip_height
+        )
+        weight = 0.5 if both else (1.0 if left_support else 0.0)
+        arm_pitch = math.pi / 2.0
+        return WalkTargets(
+            left,
+            right,
+            weight,
+            (arm_pitch + g.arm_swing * self.left.x, g.arm_roll),
+            (arm_pitch + g.arm_swing * self.right.x, -g.arm_roll),
+        )
+
+    def _sole(
+        self,
+        foot: Foot,
+        stance: float,
+        lean: float,
+        com: float,
+        sway: float,
+        gyro_x: float,
+        gyro_y: float,
+        support: bool,
+        hip_height: float,
+    ) -> np.ndarray:
+        """The sole pose in the torso frame for one foot's offsets."""
+        g = self.gait
+        # The ankle in the upright hip frame H.
+        ax = foot.x - com
+        ay = stance + foot.y + sway
+        az = -hip_height + foot.z + self._sole_height
+        ankle_pitch = ankle_roll = hip_pitch = hip_roll = 0.0
+        if support:
+            ankle_pitch = g.gyro_pitch_ankle * gyro_y
+            hip_pitch = g.gyro_pitch_hip * gyro_y
+            ankle_roll = g.gyro_roll_ankle * gyro_x
+            hip_roll = g.gyro_roll_hip * gyro_x
+        # A hip offset turns the whole leg about the hip; an ankle offset turns the sole about
+        # the ankle. Both are small rotations of the target, so the leg IK carries them out.
+        rot = _rot_z(foot.yaw)
+        if hip_pitch or hip_roll:
+            leg = _rot_y(hip_pitch) @ _rot_x(hip_roll)
+            ax, ay, az = (leg @ np.array([ax, ay - stance, az])).tolist()
+            ay += stance
+            rot = leg @ rot
+        rot = rot @ _rot_y(ankle_pitch) @ _rot_x(ankle_roll)
+        # Into the leaning torso frame: p_T = Ry(-lean) p_H + hip centre (torso frame).
+        tilt = _rot_y(-lean)
+        ankle = tilt @ np.array([ax, ay, az])
+        rot = tilt @ rot
+        pose = np.eye(4)
+        pose[:3, :3] = rot
+        pose[:3, 3] = ankle - rot[:, 2] * self._sole_height
+        pose[2, 3] += self._hip_z
+        return pose
+
+    # ------------------------------------------------------------------ state
+
+    def _support_pose(self) -> Pose2D:
+        g = self.gait
+        stance = self._hip_y + g.foot_spread
+        if self.swing_left:
+            return Pose2D(self.right.x, self.right.y - stance, self.right.yaw)
+        return Pose2D(self.left.x, self.left.y + stance, self.left.yaw)
+
+    @property
+    def support_left(self) -> bool | None:
+        """The support foot (True left, False right), None when both feet carry the robot."""
+        if self.phase in (Phase.STANDING, Phase.STARTING):
+            return None
+        return not self.swing_left
+
+
+def _rot_x(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
+
+
+def _rot_y(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
+
+
+def _rot_z(a: float) -> np.ndarray:
+    c, s = math.cos(a), math.sin(a)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+def _blend_pose(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
+    """``a`` moved towards ``b`` by share ``k``: position linearly, rotation along the
+    shortest arc (re-orthonormalised, so the IK gets a proper rotation)."""
+    if k >= 1.0:
+        return b
+    out = np.eye(4)
+    out[:3, 3] = a[:3, 3] + (b[:3, 3] - a[:3, 3]) * k
+    rel = a[:3, :3].T @ b[:3, :3]
+    angle = math.acos(max(-1.0, min(1.0, (np.trace(rel) - 1.0) / 2.0)))
+    if angle < 1e-9:
+        out[:3, :3] = b[:3, :3]
+        return out
+    axis = np.array([rel[2, 1] - rel[1, 2], rel[0, 2] - rel[2, 0], rel[1, 0] - rel[0, 1]])
+    axis /= 2.0 * math.sin(angle)
+    x, y, z = axis
+    c, s = math.cos(angle * k), math.sin(angle * k)
+    t = 1.0 - c
+    step = np.array(
+        [
+            [t * x * x + c, t * x * y - s * z, t * x * z + s * y],
+            [t * x * y + s * z, t * y * y + c, t * y * z - s * x],
+            [t * x * z - s * y, t * y * z + s * x, t * z * z + c],
+        ]
+    )
+    out[:3, :3] = a[:3, :3] @ step
+    return out

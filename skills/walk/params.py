@@ -1,0 +1,209 @@
+"""The gait's parameters: one validated value, shipped defaults in ``gait.yaml``.
+
+Every parameter has a unit and an allowed range (``PARAMETER_RANGES``); a value outside its
+range, a wrong type or an unknown key is refused with a :class:`GaitError` that names the key,
+the value and the range. Defaults follow rUNSWift's Walk2014 and B-Human's walking engine
+(../shared/reference/walk_engines.md), then tuned in naosim with ``motiond bench walk``.
+
+User files override the shipped defaults key by key: :func:`load_gait` reads the shipped file,
+then the user's, so a user file may name only the keys it changes.
+"""
+
+from __future__ import annotations
+
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+
+
+class GaitError(ValueError):
+    """A gait parameter is wrong: names the ``key``, the ``value`` and the ``problem``."""
+
+    def __init__(self, key: str | None, value: Any, problem: str, source: str = "gait") -> None:
+        self.key = key
+        self.value = value
+        self.problem = problem
+        self.source = source
+        where = source if key is None else f"{source}: {key} = {value!r}"
+        super().__init__(f"{where}: {problem}")
+
+
+# name: (low, high, unit, what it is). Ranges are what the engine and the NAO can carry out,
+# not what is wise; the shipped values sit well inside them.
+PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
+    "step_period": (0.15, 0.6, "s", "nominal duration of one step (half a gait cycle)"),
+    "period_side_increase": (0.0, 0.2, "s", "added to the period at full sideways speed"),
+    "hip_height": (0.19, 0.245, "m", "hip joints above the soles while walking"),
+    "foot_spread": (-0.01, 0.04, "m", "extra lateral distance of each foot beyond the hip"),
+    "foot_lift": (0.005, 0.05, "m", "swing foot lift of a step in place"),
+    "lift_forward_gain": (0.0, 0.5, "m/m", "extra lift per metre of forward step"),
+    "lift_side_gain": (0.0, 0.5, "m/m", "extra lift per metre of sideways step"),
+    "com_offset": (-0.03, 0.05, "m", "hip ahead of the ankles when walking in place"),
+    "com_offset_forward": (-0.03, 0.06, "m", "hip ahead of the ankles at full forward speed"),
+    "com_offset_backward": (-0.03, 0.05, "m", "hip ahead of the ankles at full backward speed"),
+    "torso_lean": (-0.1, 0.3, "rad", "forward lean of the torso while walking"),
+    "torso_lean_forward": (-0.1, 0.3, "rad", "extra lean at full forward speed"),
+    "hip_sway": (0.0, 0.04, "m", "lateral shift of the hips towards the support foot"),
+    "max_forward": (0.05, 1.0, "m/s", "forward speed limit"),
+    "max_backward": (0.05, 1.0, "m/s", "backward speed limit"),
+    "max_left": (0.05, 0.6, "m/s", "sideways speed limit"),
+    "max_turn": (0.1, 4.0, "rad/s", "turning speed limit"),
+    "forward_accel": (0.005, 0.5, "m/s", "largest forward speed change per step"),
+    "forward_decel": (0.005, 0.5, "m/s", "largest forward speed decrease per step"),
+    "left_accel": (0.005, 0.5, "m/s", "largest sideways speed change per step"),
+    "turn_accel": (0.05, 4.0, "rad/s", "largest turning speed change per step"),
+    "turn_when_fast": (0.0, 1.0, "1", "share of the turn limit left at full forward speed"),
+    "gyro_filter": (0.0, 0.95, "1", "share of the old value kept by the gyro low-pass"),
+    "gyro_pitch_ankle": (0.0, 0.3, "rad/(rad/s)", "support ankle pitch per pitch rate"),
+    "gyro_pitch_hip": (0.0, 0.2, "rad/(rad/s)", "support hip pitch per pitch rate"),
+    "gyro_roll_ankle": (0.0, 0.3, "rad/(rad/s)", "support ankle roll per roll rate"),
+    "gyro_roll_hip": (0.0, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
+    "switch_min_phase": (0.2, 1.0, "1", "earliest support switch, as a share of the period"),
+    "switch_timeout": (1.0, 5.0, "1", "support switch forced after this many periods"),
+    "switch_pressure": (0.05, 2.0, "kg", "pressure the new support foot needs to take over"),
+    "start_duration": (0.1, 2.0, "s", "time to move from any stance to the walk stand"),
+    "start_lift_share": (0.0, 1.0, "1", "lift of the first step, as a share of foot_lift"),
+    "arm_swing": (0.0, 15.0, "rad/m", "shoulder pitch per metre of the opposite foot's x"),
+    "arm_roll": (0.0, 0.5, "rad", "shoulder roll away from the body while walking"),
+    "arm_stiffness": (0.0, 1.0, "1", "stiffness of the swinging arms"),
+    "leg_stiffness": (0.1, 1.0, "1", "stiffness of the legs while walking"),
+    "stop_tilt": (0.1, 0.8, "rad", "torso tilt beyond which the walk stops stepping"),
+    "stop_gyro": (0.5, 10.0, "rad/s", "torso rate beyond which the walk stops stepping"),
+}
+
+
+def _parameter(name: str) -> Any:
+    low, high, unit, what = PARAMETER_RANGES[name]
+
+    def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise GaitError(name, value, f"must be a number ({unit}), {what}")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise GaitError(name, value, f"must be within [{low:g}, {high:g}] {unit} ({what})")
+
+    return attrs.field(validator=check, converter=_float_or_keep)
+
+
+def _float_or_keep(value: Any) -> Any:
+    # ints become floats; anything else is left for the validator to refuse by name.
+    if isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+@attrs.frozen
+class GaitParameters:
+    """One gait: every number the walk engine uses (units and ranges in PARAMETER_RANGES).
+
+    Build it with :func:`load_gait` (shipped defaults, optionally overridden) or
+    ``attrs.evolve(params, key=value)``; every field is checked at construction.
+    """
+
+    step_period: float = _parameter("step_period")
+    period_side_increase: float = _parameter("period_side_increase")
+    hip_height: float = _parameter("hip_height")
+    foot_spread: float = _parameter("foot_spread")
+    foot_lift: float = _parameter("foot_lift")
+    lift_forward_gain: float = _parameter("lift_forward_gain")
+    lift_side_gain: float = _parameter("lift_side_gain")
+    com_offset: float = _parameter("com_offset")
+    com_offset_forward: float = _parameter("com_offset_forward")
+    com_offset_backward: float = _parameter("com_offset_backward")
+    torso_lean: float = _parameter("torso_lean")
+    torso_lean_forward: float = _parameter("torso_lean_forward")
+    hip_sway: float = _parameter("hip_sway")
+    max_forward: float = _parameter("max_forward")
+    max_backward: float = _parameter("max_backward")
+    max_left: float = _parameter("max_left")
+    max_turn: float = _parameter("max_turn")
+    forward_accel: float = _parameter("forward_accel")
+    forward_decel: float = _parameter("forward_decel")
+    left_accel: float = _parameter("left_accel")
+    turn_accel: float = _parameter("turn_accel")
+    turn_when_fast: float = _parameter("turn_when_fast")
+    gyro_filter: float = _parameter("gyro_filter")
+    gyro_pitch_ankle: float = _parameter("gyro_pitch_ankle")
+    gyro_pitch_hip: float = _parameter("gyro_pitch_hip")
+    gyro_roll_ankle: float = _parameter("gyro_roll_ankle")
+    gyro_roll_hip: float = _parameter("gyro_roll_hip")
+    switch_min_phase: float = _parameter("switch_min_phase")
+    switch_timeout: float = _parameter("switch_timeout")
+    switch_pressure: float = _parameter("switch_pressure")
+    start_duration: float = _parameter("start_duration")
+    start_lift_share: float = _parameter("start_lift_share")
+    arm_swing: float = _parameter("arm_swing")
+    arm_roll: float = _parameter("arm_roll")
+    arm_stiffness: float = _parameter("arm_stiffness")
+    leg_stiffness: float = _parameter("leg_stiffness")
+    stop_tilt: float = _parameter("stop_tilt")
+    stop_gyro: float = _parameter("stop_gyro")
+
+    @classmethod
+    def from_mapping(cls, values: Any, source: str = "gait") -> GaitParameters:
+        """Parameters from a mapping naming every field; refuses unknown and missing keys."""
+        if not isinstance(values, dict):
+            raise GaitError(None, values, "a gait must be a mapping of parameter to value", source)
+        unknown = sorted(set(values) - set(PARAMETER_RANGES))
+        if unknown:
+            raise GaitError(
+                unknown[0], values[unknown[0]], f"unknown parameter (known: {_known()})", source
+            )
+        missing = sorted(set(PARAMETER_RANGES) - set(values))
+        if missing:
+            raise GaitError(missing[0], None, "missing", source)
+        try:
+            return cls(**values)
+        except GaitError as error:
+            raise GaitError(error.key, error.value, error.problem, source) from None
+
+    def to_mapping(self) -> dict[str, float]:
+        """Every parameter by name (what ``from_mapping`` reads back)."""
+        return attrs.asdict(self)
+
+
+def _known() -> str:
+    return ", ".join(PARAMETER_RANGES)
+
+
+def _read_yaml(text: str, source: str) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise GaitError(None, None, f"not valid YAML: {error}", source) from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise GaitError(None, data, "a gait file must be a mapping of parameter to value", source)
+    return data
+
+
+def shipped_gait_values() -> dict[str, Any]:
+    """The shipped defaults (``skills/walk/gait.yaml``) as a mapping."""
+    text = resources.files("skills.walk").joinpath("gait.yaml").read_text()
+    return _read_yaml(text, "gait.yaml")
+
+
+def load_gait(path: str | Path | None = None, **overrides: float) -> GaitParameters:
+    """The shipped gait, overridden by the YAML file at ``path`` and then by ``overrides``."""
+    values = shipped_gait_values()
+    source = "gait.yaml"
+    if path is not None:
+        source = str(path)
+        try:
+            text = Path(path).read_text()
+        except OSError as error:
+            raise GaitError(None, None, f"cannot read: {error}", source) from None
+        user = _read_yaml(text, source)
+        for key in user:
+            if key not in PARAMETER_RANGES:
+                raise GaitError(key, user[key], f"unknown parameter (known: {_known()})", source)
+        values.update(user)
+    for key in overrides:
+        if key not in PARAMETER_RANGES:
+            raise GaitError(key, overrides[key], f"unknown parameter (known: {_known()})")
+    values.update(overrides)
+    return GaitParameters.from_mapping(values, source)
