@@ -36,6 +36,8 @@ class RobotState:
     gyro: np.ndarray = attrs.field(factory=lambda: np.zeros(3))  # rad/s, torso frame
     fsr: np.ndarray = attrs.field(factory=lambda: np.zeros(8))  # kg, LoLA's FSR order
     tilt: float = 0.0
+    roll: float = 0.0  # torso roll and pitch from the IMU (rad)
+    pitch: float = 0.0
     left_contact: bool = False
     right_contact: bool = False
     posture: Posture = Posture.UPRIGHT
@@ -47,6 +49,7 @@ class RobotState:
         np.copyto(self.gyro, frame.gyroscope)
         np.copyto(self.fsr, frame.fsr)
         roll, pitch = float(frame.angles[0]), float(frame.angles[1])
+        self.roll, self.pitch = roll, pitch
         # Angle between the torso's z axis and the vertical, from the two torso angles.
         self.tilt = math.acos(max(-1.0, min(1.0, math.cos(roll) * math.cos(pitch))))
         self.left_contact = frame.left_fsr_total > CONTACT_THRESHOLD_KG

@@ -273,7 +273,8 @@ class Runtime:
             self.servos.hold_measured(measured)
             self.safety.reset(measured)
             self._started = True
-        self.state.update(frame)
+        state = self.state
+        state.update(frame)
         self.now = now = self._frames * self.period
         self._frames += 1
         posture = self.state.posture
@@ -281,6 +282,8 @@ class Runtime:
             self._posture = posture
             self.director.set_state(Posture, posture)
         self.director.update(now)
+        # Odometry follows the measured legs every cycle, whoever moves them.
+        self.walk.odometry.measure(state.position, state.roll, state.pitch, state.fsr)
         self.counters.provider_errors = self.director.error_count
         self.servos.hold_measured(measured)
         position, stiffness = self.servos.targets(now)

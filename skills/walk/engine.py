@@ -32,7 +32,9 @@ from director import Context, Director, RunReason
 from lola_io.joints import NUM_JOINTS
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
 from providers.model import nao_kinematics
+from skills.walk.calibration import StepCalibration
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
+from skills.walk.odometry import LegOdometry
 from skills.walk.params import GaitParameters, load_gait
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
@@ -53,6 +55,10 @@ class WalkEngine:
         self, director: Director, servos: ServoTable, state: Any, gait: GaitParameters
     ) -> None:
         self.generator = WalkGenerator(gait)
+        #: The robot's pose from the measured legs (the runtime advances it every cycle).
+        self.odometry = LegOdometry()
+        self.calibration = StepCalibration()
+        self._steps_seen = 0
         self._servos = servos
         self._state = state
         self._stopper = director.emitter("walk")
@@ -103,7 +109,15 @@ class WalkEngine:
         else:
             dt = now - self._last_now
         self._last_now = now
+        executed = gen.executed
         self._targets = gen.update(dt, self._state)
+        if gen.step_count != self._steps_seen:
+            self._steps_seen = gen.step_count
+            v = (executed.forward, executed.left, executed.turn)
+            self.calibration.step_ended(self.odometry.pose, now, v)
+            gen.step_gains = tuple(self.calibration.gains)
+        if gen.phase is Phase.STANDING:
+            self.calibration.reset()
         return self._targets
 
     def standing(self) -> bool:
@@ -130,7 +144,7 @@ class WalkEngine:
             step_count=gen.step_count,
             request=gen.target,
             executed=gen.executed,
-            odometry=gen.odometry.pose,
+            odometry=self.odometry.pose,
             killed=gen.killed,
             halted=gen.halted,
             active=self.request is not None,

@@ -36,7 +36,6 @@ import attrs
 import numpy as np
 
 from providers.model import load_nao_model
-from skills.walk.odometry import Odometry, Pose2D
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, parabolic_step
 from skills.walk.request import ZERO, Velocity, ratchet
@@ -45,6 +44,7 @@ _RESUME_AFTER = 0.5  # s of calm before a protective stop lets the request throu
 _LIFTED_CYCLES = 6  # consecutive cycles with no sole contact that mean "lifted", not a bounce
 _TOGETHER = 1e-4  # m / rad: offsets this small count as feet together
 _SETTLE_SHARE = 0.2  # of a step: time the new support foot takes to put down a leftover lift
+_LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
 
 
 class Phase(enum.Enum):
@@ -99,8 +99,9 @@ class WalkGenerator:
         self.target = ZERO  # the clamped request
         self.executed = ZERO  # the velocity of the current step (ratcheted)
         self.step_count = 0
-        self.odometry = Odometry()
         self.killed = False
+        #: Step size per planned step size, per axis (see ``skills.walk.calibration``).
+        self.step_gains = (1.0, 1.0, 1.0)
         #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
         self.frequency = 1.0
         self.halted: str | None = None  # why a protective stop holds the walk, if one does
@@ -113,6 +114,9 @@ class WalkGenerator:
         self._first_step = False
         self._gyro_x = 0.0
         self._gyro_y = 0.0
+        self._roll = 0.0
+        self._pitch = 0.0
+        self._single_support = 0.0
         self._calm = 0.0
         self._airborne = 0
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
@@ -156,6 +160,8 @@ class WalkGenerator:
         gyro = sense.gyro
         self._gyro_x = g.gyro_filter * self._gyro_x + (1.0 - g.gyro_filter) * float(gyro[0])
         self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * float(gyro[1])
+        self._roll = float(sense.roll)
+        self._pitch = float(sense.pitch)
         self._protect(dt, sense)
         if self.phase is Phase.STARTING and self._blend is not None:
             return self._starting(dt)
@@ -166,9 +172,7 @@ class WalkGenerator:
                 self.left.z = self.right.z = 0.0
                 return self._targets(support=None)
         self._t += dt
-        before = self._support_pose()
         self._move_feet()
-        self.odometry.support_moved(before, self._support_pose())
         if self._step_ended(sense):
             self._end_step()
         return self._targets(support=self.phase is not Phase.STANDING)
@@ -196,9 +200,10 @@ class WalkGenerator:
         period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
         period /= self.frequency
         self._period = period
-        f = v.forward * period
-        side = abs(v.left) * 2.0 * period
-        turn = abs(v.turn) * 2.0 * period
+        kf, kl, kt = self.step_gains
+        f = v.forward * period * kf
+        side = abs(v.left) * 2.0 * period * kl
+        turn = abs(v.turn) * 2.0 * period * kt
         lead_side = (v.left > 0.0) == swing_left and v.left != 0.0
         lead_turn = (v.turn > 0.0) == swing_left and v.turn != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
@@ -221,7 +226,13 @@ class WalkGenerator:
         self._t = 0.0
 
     def _move_feet(self) -> None:
-        s = min(1.0, self._t / self._period)
+        # The feet are commanded ``lead`` seconds ahead, so that they arrive when planned
+        # despite the actuation delay and the servos' lag. The lead is built up over the first
+        # part of the step (the feet start a little faster), never as a jump.
+        t, lead = self._t, self.gait.lead
+        if lead > 0.0:
+            t += lead * min(1.0, t / (_LEAD_RAMP * self._period))
+        s = min(1.0, t / self._period)
         lin, par, up = linear_step(s), parabolic_step(s), lift_profile(s)
         (l0, r0), (l1, r1) = self._start, self._end
         swing, support = (self.left, self.right) if self.swing_left else (self.right, self.left)
@@ -324,16 +335,18 @@ class WalkGenerator:
         if support and g.hip_sway > 0.0:
             s = min(1.0, self._t / self._period)
             # The hips lean over the support foot: the feet move the other way.
-            sway = g.hip_sway * math.sin(math.pi * s) * (-1.0 if self.swing_left else 1.0)
+            sway = g.hip_sway * math.sin(math.pi * s) * (1.0 if self.swing_left else -1.0)
         gx, gy = self._gyro_x, self._gyro_y
         both = not support
+        self._single_support = 0.0
+        if support:
+            s = min(1.0, self._t / self._period)
+            self._single_support = math.sin(math.pi * s)
         left_support = both or not self.swing_left
         right_support = both or self.swing_left
         stance = self._hip_y + g.foot_spread
-        left = self._sole(self.left, stance, lean, com, sway, gx, gy, left_support, g.hip_height)
-        right = self._sole(
-            self.right, -stance, lean, com, sway, gx, gy, right_support, g.hip_height
-        )
+        left = self._sole(self.left, stance, lean, com, sway, gx, gy, left_support)
+        right = self._sole(self.right, -stance, lean, com, sway, gx, gy, right_support)
         weight = 0.5 if both else (1.0 if left_support else 0.0)
         arm_pitch = math.pi / 2.0
         return WalkTargets(
@@ -354,20 +367,30 @@ class WalkGenerator:
         gyro_x: float,
         gyro_y: float,
         support: bool,
-        hip_height: float,
     ) -> np.ndarray:
         """The sole pose in the torso frame for one foot's offsets."""
         g = self.gait
         # The ankle in the upright hip frame H.
         ax = foot.x - com
         ay = stance + foot.y + sway
-        az = -hip_height + foot.z + self._sole_height
+        az = -g.hip_height + foot.z + self._sole_height
         ankle_pitch = ankle_roll = hip_pitch = hip_roll = 0.0
+        pitch_error = self._pitch - lean
         if support:
-            ankle_pitch = g.gyro_pitch_ankle * gyro_y
+            ankle_pitch = g.gyro_pitch_ankle * gyro_y + g.tilt_pitch_ankle * pitch_error
             hip_pitch = g.gyro_pitch_hip * gyro_y
-            ankle_roll = g.gyro_roll_ankle * gyro_x
+            ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * self._roll
             hip_roll = g.gyro_roll_hip * gyro_x
+            if self._single_support > 0.0:
+                # The support hip's servo gives way under the body's weight and the torso tips
+                # towards the swing foot; command the hip that much further (stance > 0: left).
+                side = 1.0 if stance > 0.0 else -1.0
+                hip_roll += side * g.sag_hip_roll * self._single_support
+        elif g.level_swing > 0.0:
+            # Land flat: turn the swing sole against the torso's tilt, so it meets the floor
+            # level however the body leans.
+            ankle_pitch = -g.level_swing * pitch_error
+            ankle_roll = -g.level_swing * self._roll
         # A hip offset turns the whole leg about the hip; an ankle offset turns the sole about
         # the ankle. Both are small rotations of the target, so the leg IK carries them out.
         rot = _rot_z(foot.yaw)
@@ -388,13 +411,6 @@ class WalkGenerator:
         return pose
 
     # ------------------------------------------------------------------ state
-
-    def _support_pose(self) -> Pose2D:
-        g = self.gait
-        stance = self._hip_y + g.foot_spread
-        if self.swing_left:
-            return Pose2D(self.right.x, self.right.y - stance, self.right.yaw)
-        return Pose2D(self.left.x, self.left.y + stance, self.left.yaw)
 
     @property
     def support_left(self) -> bool | None:

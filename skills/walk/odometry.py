@@ -58,3 +58,49 @@ class Odometry:
         delta = before.compose(after.inverse())
         self.pose = self.pose.compose(delta)
         self.distance += math.hypot(delta.x, delta.y)
+
+
+class LegOdometry(Odometry):
+    """Odometry from the *measured* legs: the foot that carries more weight is taken to stand
+    still on the ground, so the change of its pose seen from the (levelled) torso is the body
+    moving the other way. Unlike the commanded steps, this sees what the servos really did
+    (their lag, their sag, a step cut short by an early touchdown); only slip is left.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        from providers.model import nao_leg_ik
+
+        self._ik = nao_leg_ik()
+        self._last: list[Pose2D | None] = [None, None]  # left, right
+        self._support = 0
+
+    def measure(self, position, roll: float, pitch: float, fsr) -> None:
+        """One cycle: measured joint angles (LoLA order), torso roll and pitch (rad), FSRs."""
+        left = float(fsr[0] + fsr[1] + fsr[2] + fsr[3])
+        right = float(fsr[4] + fsr[5] + fsr[6] + fsr[7])
+        poses = (
+            self._foot(1, position[7:13], roll, pitch),
+            self._foot(-1, (position[7], *position[13:18]), roll, pitch),
+        )
+        support = 0 if left >= right else 1
+        before = self._last[support]
+        if before is not None and support == self._support:
+            self.support_moved(before, poses[support])
+        self._support = support
+        self._last = list(poses)
+
+    def _foot(self, sign: int, angles, roll: float, pitch: float) -> Pose2D:
+        (x, _, _), p = self._ik._forward(sign, [float(a) for a in angles])
+        # Level the torso frame: the torso is rolled and pitched by the IMU's angles.
+        cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
+
+        def level(v):
+            # R = Ry(pitch) Rx(roll) applied to v
+            y1 = cr * v[1] - sr * v[2]
+            z1 = sr * v[1] + cr * v[2]
+            return (cp * v[0] + sp * z1, y1)
+
+        px, py = level(p)
+        ax, ay = level(x)
+        return Pose2D(px, py, math.atan2(ay, ax))

@@ -58,10 +58,15 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "turn_accel": (0.05, 4.0, "rad/s", "largest turning speed change per step"),
     "turn_when_fast": (0.0, 1.0, "1", "share of the turn limit left at full forward speed"),
     "gyro_filter": (0.0, 0.95, "1", "share of the old value kept by the gyro low-pass"),
-    "gyro_pitch_ankle": (0.0, 0.3, "rad/(rad/s)", "support ankle pitch per pitch rate"),
-    "gyro_pitch_hip": (0.0, 0.2, "rad/(rad/s)", "support hip pitch per pitch rate"),
-    "gyro_roll_ankle": (0.0, 0.3, "rad/(rad/s)", "support ankle roll per roll rate"),
-    "gyro_roll_hip": (0.0, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
+    "gyro_pitch_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle pitch per pitch rate"),
+    "gyro_pitch_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip pitch per pitch rate"),
+    "gyro_roll_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle roll per roll rate"),
+    "gyro_roll_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
+    "sag_hip_roll": (-0.4, 0.4, "rad", "support hip roll added in single support (servo sag)"),
+    "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
+    "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
+    "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
+    "lead": (0.0, 0.15, "s", "feet commanded this far ahead, for actuation delay and servo lag"),
     "switch_min_phase": (0.2, 1.0, "1", "earliest support switch, as a share of the period"),
     "switch_timeout": (1.0, 5.0, "1", "support switch forced after this many periods"),
     "switch_pressure": (0.05, 2.0, "kg", "pressure the new support foot needs to take over"),
@@ -130,6 +135,11 @@ class GaitParameters:
     gyro_pitch_hip: float = _parameter("gyro_pitch_hip")
     gyro_roll_ankle: float = _parameter("gyro_roll_ankle")
     gyro_roll_hip: float = _parameter("gyro_roll_hip")
+    sag_hip_roll: float = _parameter("sag_hip_roll")
+    tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
+    tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
+    level_swing: float = _parameter("level_swing")
+    lead: float = _parameter("lead")
     switch_min_phase: float = _parameter("switch_min_phase")
     switch_timeout: float = _parameter("switch_timeout")
     switch_pressure: float = _parameter("switch_pressure")
