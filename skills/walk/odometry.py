@@ -61,34 +61,58 @@ class Odometry:
 
 
 class LegOdometry(Odometry):
-    """Odometry from the *measured* legs: the foot that carries more weight is taken to stand
-    still on the ground, so the change of its pose seen from the (levelled) torso is the body
-    moving the other way. Unlike the commanded steps, this sees what the servos really did
-    (their lag, their sag, a step cut short by an early touchdown); only slip is left.
+    """Odometry from the *measured* legs, by foot placement.
+
+    The foot that carries more weight stands still on the ground. The body's pose is that
+    foot's pose on the ground composed with where the body is seen from it (the measured
+    leg's forward kinematics, levelled with the IMU's roll and pitch): between support changes
+    nothing accumulates. When the other foot takes the weight, its ground pose is the body's
+    pose composed with where that foot is seen from the body, re-measured every cycle while
+    the old support foot still touches the ground, so the last instant of double support (the
+    landed foot at rest) decides the step. This sees what the servos really did (their lag,
+    their sag, a step cut short by an early touchdown); only slip is left.
     """
+
+    #: A foot carrying less than this (kg) no longer touches the ground.
+    CONTACT_KG = 0.3
 
     def __init__(self) -> None:
         super().__init__()
         from providers.model import nao_leg_ik
 
         self._ik = nao_leg_ik()
-        self._last: list[Pose2D | None] = [None, None]  # left, right
-        self._support = 0
+        self._support = -1  # 0 left, 1 right; -1 before the first measurement
+        self._foot_world = Pose2D()  # ground pose of the support foot
+        self._old: tuple[int, Pose2D] | None = None  # the previous support while settling
+
+    def reset(self, pose: Pose2D | None = None) -> None:
+        """Start again from ``pose`` (the origin by default)."""
+        super().reset(pose)
+        self._support = -1
 
     def measure(self, position, roll: float, pitch: float, fsr) -> None:
         """One cycle: measured joint angles (LoLA order), torso roll and pitch (rad), FSRs."""
-        left = float(fsr[0] + fsr[1] + fsr[2] + fsr[3])
-        right = float(fsr[4] + fsr[5] + fsr[6] + fsr[7])
-        poses = (
+        load = (float(fsr[0] + fsr[1] + fsr[2] + fsr[3]), float(fsr[4] + fsr[5] + fsr[6] + fsr[7]))
+        feet = (
             self._foot(1, position[7:13], roll, pitch),
             self._foot(-1, (position[7], *position[13:18]), roll, pitch),
         )
-        support = 0 if left >= right else 1
-        before = self._last[support]
-        if before is not None and support == self._support:
-            self.support_moved(before, poses[support])
-        self._support = support
-        self._last = list(poses)
+        support = 0 if load[0] >= load[1] else 1
+        if self._support < 0:
+            self._support = support
+            self._foot_world = self.pose.compose(feet[support])
+            return
+        if support != self._support:
+            self._old = (self._support, self._foot_world)
+            self._support = support
+        if self._old is not None:
+            old, old_world = self._old
+            self._foot_world = old_world.compose(feet[old].inverse()).compose(feet[support])
+            if load[old] <= self.CONTACT_KG:
+                self._old = None
+        pose = self._foot_world.compose(feet[self._support].inverse())
+        self.distance += math.hypot(pose.x - self.pose.x, pose.y - self.pose.y)
+        self.pose = pose
 
     def _foot(self, sign: int, angles, roll: float, pitch: float) -> Pose2D:
         (x, _, _), p = self._ik._forward(sign, [float(a) for a in angles])
@@ -96,7 +120,7 @@ class LegOdometry(Odometry):
         cr, sr, cp, sp = math.cos(roll), math.sin(roll), math.cos(pitch), math.sin(pitch)
 
         def level(v):
-            # R = Ry(pitch) Rx(roll) applied to v
+            # Ry(pitch) Rx(roll) v, keeping x and y.
             y1 = cr * v[1] - sr * v[2]
             z1 = sr * v[1] + cr * v[2]
             return (cp * v[0] + sp * z1, y1)
