@@ -283,7 +283,9 @@ class Runtime:
             self.director.set_state(Posture, posture)
         self.director.update(now)
         # Odometry follows the measured legs every cycle, whoever moves them.
-        self.walk.odometry.measure(state.position, state.roll, state.pitch, state.fsr)
+        self.walk.odometry.measure(
+            state.position, state.roll, state.pitch, state.fsr, float(state.gyro[2]), self.period
+        )
         self.counters.provider_errors = self.director.error_count
         self.servos.hold_measured(measured)
         position, stiffness = self.servos.targets(now)

@@ -58,6 +58,7 @@ class WalkEngine:
         #: The robot's pose from the measured legs (the runtime advances it every cycle).
         self.odometry = LegOdometry()
         self.calibration = StepCalibration()
+        self.generator.calibrate = self.calibration.apply
         self._steps_seen = 0
         self._servos = servos
         self._state = state
@@ -115,7 +116,6 @@ class WalkEngine:
             self._steps_seen = gen.step_count
             v = (executed.forward, executed.left, executed.turn)
             self.calibration.step_ended(self.odometry.pose, now, v)
-            gen.step_gains = tuple(self.calibration.gains)
         if gen.phase is Phase.STANDING:
             self.calibration.reset()
         return self._targets

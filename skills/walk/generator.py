@@ -100,8 +100,8 @@ class WalkGenerator:
         self.executed = ZERO  # the velocity of the current step (ratcheted)
         self.step_count = 0
         self.killed = False
-        #: Step size per planned step size, per axis (see ``skills.walk.calibration``).
-        self.step_gains = (1.0, 1.0, 1.0)
+        #: Maps a velocity to the one steps are planned for (``skills.walk.calibration``).
+        self.calibrate = _uncalibrated
         #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
         self.frequency = 1.0
         self.halted: str | None = None  # why a protective stop holds the walk, if one does
@@ -117,6 +117,7 @@ class WalkGenerator:
         self._roll = 0.0
         self._pitch = 0.0
         self._single_support = 0.0
+        self._pitch_error_mean = 0.0
         self._calm = 0.0
         self._airborne = 0
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
@@ -162,6 +163,8 @@ class WalkGenerator:
         self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * float(gyro[1])
         self._roll = float(sense.roll)
         self._pitch = float(sense.pitch)
+        lean, _ = self._lean_and_offset()
+        self._pitch_error_mean += 0.1 * (self._pitch - lean - self._pitch_error_mean)
         self._protect(dt, sense)
         if self.phase is Phase.STARTING and self._blend is not None:
             return self._starting(dt)
@@ -200,13 +203,17 @@ class WalkGenerator:
         period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
         period /= self.frequency
         self._period = period
-        kf, kl, kt = self.step_gains
-        f = v.forward * period * kf
-        side = abs(v.left) * 2.0 * period * kl
-        turn = abs(v.turn) * 2.0 * period * kt
-        lead_side = (v.left > 0.0) == swing_left and v.left != 0.0
-        lead_turn = (v.turn > 0.0) == swing_left and v.turn != 0.0
+        vf, vl, vt = self.calibrate(v.forward, v.left, v.turn)
+        f = vf * period
+        side = abs(vl) * 2.0 * period
+        turn = abs(vt) * 2.0 * period
+        lead_side = (vl > 0.0) == swing_left and vl != 0.0
+        lead_turn = (vt > 0.0) == swing_left and vt != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
+        # Leaning further forward (or back) than the gait's lean means the body is falling
+        # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
+        # adjustment, in its simplest form), from the torso pitch averaged over the last step.
+        swing_x += g.catch_pitch * self._pitch_error_mean
         left_end = Foot(
             swing_x if swing_left else support_x,
             side / 2.0 if lead_side else 0.0,
@@ -378,7 +385,7 @@ class WalkGenerator:
         pitch_error = self._pitch - lean
         if support:
             ankle_pitch = g.gyro_pitch_ankle * gyro_y + g.tilt_pitch_ankle * pitch_error
-            hip_pitch = g.gyro_pitch_hip * gyro_y
+            hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error
             ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * self._roll
             hip_roll = g.gyro_roll_hip * gyro_x
             if self._single_support > 0.0:
@@ -418,6 +425,10 @@ class WalkGenerator:
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return None
         return not self.swing_left
+
+
+def _uncalibrated(forward: float, left: float, turn: float) -> tuple[float, float, float]:
+    return forward, left, turn
 
 
 def _rot_x(a: float) -> np.ndarray:

@@ -84,20 +84,31 @@ class LegOdometry(Odometry):
         self._support = -1  # 0 left, 1 right; -1 before the first measurement
         self._foot_world = Pose2D()  # ground pose of the support foot
         self._old: tuple[int, Pose2D] | None = None  # the previous support while settling
+        self._yaw = 0.0  # heading integrated from the gyroscope
+        self._gyro_bias = 0.0
 
     def reset(self, pose: Pose2D | None = None) -> None:
         """Start again from ``pose`` (the origin by default)."""
         super().reset(pose)
         self._support = -1
+        self._yaw = self.pose.theta
 
-    def measure(self, position, roll: float, pitch: float, fsr) -> None:
-        """One cycle: measured joint angles (LoLA order), torso roll and pitch (rad), FSRs."""
+    def measure(self, position, roll: float, pitch: float, fsr, gyro_yaw: float, dt: float) -> None:
+        """One cycle of ``dt`` s: measured joint angles (LoLA order), torso roll and pitch
+        (rad), FSRs (kg) and the gyroscope's yaw rate (rad/s)."""
         load = (float(fsr[0] + fsr[1] + fsr[2] + fsr[3]), float(fsr[4] + fsr[5] + fsr[6] + fsr[7]))
         feet = (
             self._foot(1, position[7:13], roll, pitch),
             self._foot(-1, (position[7], *position[13:18]), roll, pitch),
         )
         support = 0 if load[0] >= load[1] else 1
+        # The heading comes from the gyroscope: a foot that twists on the floor (it does, when
+        # stepping sideways) turns the robot without the legs seeing it. Its bias is learned
+        # while the robot stands still on both feet.
+        still = min(load) > self.CONTACT_KG and abs(gyro_yaw - self._gyro_bias) < 0.05
+        if still:
+            self._gyro_bias += 0.01 * (gyro_yaw - self._gyro_bias)
+        self._yaw += (gyro_yaw - self._gyro_bias) * dt
         if self._support < 0:
             self._support = support
             self._foot_world = self.pose.compose(feet[support])
@@ -110,7 +121,10 @@ class LegOdometry(Odometry):
             self._foot_world = old_world.compose(feet[old].inverse()).compose(feet[support])
             if load[old] <= self.CONTACT_KG:
                 self._old = None
-        pose = self._foot_world.compose(feet[self._support].inverse())
+        foot = feet[self._support]
+        world = self._foot_world
+        self._foot_world = Pose2D(world.x, world.y, _wrap(self._yaw + foot.theta))
+        pose = self._foot_world.compose(foot.inverse())
         self.distance += math.hypot(pose.x - self.pose.x, pose.y - self.pose.y)
         self.pose = pose
 

@@ -64,6 +64,8 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "gyro_roll_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
     "sag_hip_roll": (-0.4, 0.4, "rad", "support hip roll added in single support (servo sag)"),
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
+    "tilt_pitch_hip": (-1.0, 1.0, "rad/rad", "support hip pitch per torso pitch error"),
+    "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
     "lead": (0.0, 0.15, "s", "feet commanded this far ahead, for actuation delay and servo lag"),
@@ -137,6 +139,8 @@ class GaitParameters:
     gyro_roll_hip: float = _parameter("gyro_roll_hip")
     sag_hip_roll: float = _parameter("sag_hip_roll")
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
+    tilt_pitch_hip: float = _parameter("tilt_pitch_hip")
+    catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")
     lead: float = _parameter("lead")
