@@ -28,7 +28,7 @@ from collections import deque
 from skills.walk.odometry import Pose2D
 
 #: Bounds of each axis's gain; 1 means "steps as planned".
-GAIN_MIN, GAIN_MAX = 0.8, 2.0
+GAIN_MIN, GAIN_MAX = 0.8, 1.5
 #: Largest drift correction per axis: m/s, m/s, rad/s.
 BIAS_LIMIT = (0.05, 0.05, 0.3)
 #: Share of the way towards the measured correction taken after each step.
@@ -82,7 +82,11 @@ class StepCalibration:
             self.gains[axis] = min(GAIN_MAX, max(GAIN_MIN, gain))
 
     def apply(self, forward: float, left: float, turn: float) -> tuple[float, float, float]:
-        """The velocity to plan a step for, so that ``(forward, left, turn)`` is reached."""
+        """The velocity to plan a step for, so that ``(forward, left, turn)`` is reached.
+
+        Standing still stays standing still: the drift biases only steer a moving walk."""
+        if forward == 0.0 and left == 0.0 and turn == 0.0:
+            return 0.0, 0.0, 0.0
         out = []
         for axis, v in enumerate((forward, left, turn)):
             if abs(v) < MIN_SPEED[axis]:
