@@ -284,7 +284,7 @@ class Runtime:
         self.director.update(now)
         # Odometry follows the measured legs every cycle, whoever moves them.
         self.walk.odometry.measure(
-            state.position, state.roll, state.pitch, state.fsr, float(state.gyro[2]), self.period
+            state.position, state.roll, state.pitch, state.fsr, state.gyro, self.period
         )
         self.counters.provider_errors = self.director.error_count
         self.servos.hold_measured(measured)

@@ -75,6 +75,8 @@ class LegOdometry(Odometry):
 
     #: A foot carrying less than this (kg) no longer touches the ground.
     CONTACT_KG = 0.3
+    #: Cycles of standing still before the gyroscope's bias is learned.
+    CALM_CYCLES = 80
 
     def __init__(self) -> None:
         super().__init__()
@@ -86,6 +88,7 @@ class LegOdometry(Odometry):
         self._old: tuple[int, Pose2D] | None = None  # the previous support while settling
         self._yaw = 0.0  # heading integrated from the gyroscope
         self._gyro_bias = 0.0
+        self._calm = 0
 
     def reset(self, pose: Pose2D | None = None) -> None:
         """Start again from ``pose`` (the origin by default)."""
@@ -93,9 +96,9 @@ class LegOdometry(Odometry):
         self._support = -1
         self._yaw = self.pose.theta
 
-    def measure(self, position, roll: float, pitch: float, fsr, gyro_yaw: float, dt: float) -> None:
+    def measure(self, position, roll: float, pitch: float, fsr, gyro, dt: float) -> None:
         """One cycle of ``dt`` s: measured joint angles (LoLA order), torso roll and pitch
-        (rad), FSRs (kg) and the gyroscope's yaw rate (rad/s)."""
+        (rad), FSRs (kg) and the gyroscope (rad/s, torso frame)."""
         load = (float(fsr[0] + fsr[1] + fsr[2] + fsr[3]), float(fsr[4] + fsr[5] + fsr[6] + fsr[7]))
         feet = (
             self._foot(1, position[7:13], roll, pitch),
@@ -104,9 +107,14 @@ class LegOdometry(Odometry):
         support = 0 if load[0] >= load[1] else 1
         # The heading comes from the gyroscope: a foot that twists on the floor (it does, when
         # stepping sideways) turns the robot without the legs seeing it. Its bias is learned
-        # while the robot stands still on both feet.
-        still = min(load) > self.CONTACT_KG and abs(gyro_yaw - self._gyro_bias) < 0.05
-        if still:
+        # only once the robot has stood still on both feet for a while (never mid-walk).
+        # The heading's rate from the body rates (Z-Y-X Euler angles): the torso rolls and
+        # pitches while walking, so the gyroscope's own z axis is not the vertical.
+        cr, sr = math.cos(roll), math.sin(roll)
+        gyro_yaw = (sr * float(gyro[1]) + cr * float(gyro[2])) / math.cos(pitch)
+        calm = min(load) > self.CONTACT_KG and abs(gyro_yaw - self._gyro_bias) < 0.02
+        self._calm = self._calm + 1 if calm else 0
+        if self._calm > self.CALM_CYCLES:
             self._gyro_bias += 0.01 * (gyro_yaw - self._gyro_bias)
         self._yaw += (gyro_yaw - self._gyro_bias) * dt
         if self._support < 0:
