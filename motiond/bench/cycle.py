@@ -1,8 +1,10 @@
 """``motiond bench cycle``: the compute time of one whole daemon cycle.
 
 Timed per cycle: decode a sensor frame (896 bytes), the behaviour's emissions, the Director and
-every provider (a head script playing, LegsIK re-emitted every cycle with moving soles as a walk
-does, the arms commanded now and then), the ServoTable, the safety stage, and encoding the
+every provider (the real walk, its request changed every 2.4 s so that it starts, walks, turns,
+side-steps, stops and walks back, all through LegsIK every cycle; a head script playing; the
+arms commanded now and then, taking them from the walk's optional arm swing and giving them
+back), the ServoTable, the safety stage, and encoding the
 actuator frame. The socket is left out (``motiond bench lola`` measures it).
 
 The measurement runs in a subprocess that imports only what the daemon imports, so ``rss_mb``
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import resource
 import subprocess
 import sys
@@ -115,19 +116,18 @@ def cycle_times(cycles: int, *, gc_tuning: bool = True, rt_priority: int = 0):
 
     from lola_io.codec import decode_sensor, encode_actuator
     from motiond.runtime import Runtime
-    from providers.actuation import Arms, JointCommand, LegsIK
-    from providers.model import nao_kinematics
+    from providers.actuation import Arms, JointCommand
     from skills.keyframes import JointTarget, Keyframe, KeyframeScript
     from skills.script import Script
-    from skills.script_files import shipped_script
+    from skills.walk import Walk
 
     frames = _frames()
     runtime = Runtime()
-    walk = runtime.emitter("walk")
+    walk = runtime.emitter("walker")
     head = runtime.emitter("head")
     arms = runtime.emitter("arms")
-    left0, right0 = nao_kinematics().sole_poses(shipped_script("StandInit").final_pose().position)
-    left, right = left0.copy(), right0.copy()
+    # The real walk: a new request every 2.4 s, so it starts, turns, side-steps and stops.
+    requests = [Walk(0.2, 0.0, 0.0), Walk(0.1, 0.0, 0.8), Walk(0.0, 0.05, 0.0), Walk(), Walk(-0.1)]
     scan = KeyframeScript(
         "head-scan",
         [
@@ -143,16 +143,9 @@ def cycle_times(cycles: int, *, gc_tuning: bool = True, rt_priority: int = 0):
 
     def cycle(i: int) -> bytes:
         frame = decode_sensor(frames[i % FRAME_VARIANTS])
-        # What a walk does every cycle: new sole poses for both legs.
-        phase = 2.0 * math.pi * i * 0.012 / 0.5
-        left[0, 3] = left0[0, 3] + 0.02 * math.sin(phase)
-        left[2, 3] = left0[2, 3] + 0.01 * max(0.0, math.sin(phase))
-        right[0, 3] = right0[0, 3] - 0.02 * math.sin(phase)
-        right[2, 3] = right0[2, 3] + 0.01 * max(0.0, -math.sin(phase))
-        # Reached by the next cycle, as a walk commands its joints; the task stays live (a
-        # duration-0 task would be Done, and removed, every cycle).
-        walk.emit(LegsIK(left, right, duration=0.012), priority=10.0)
-        if i % 200 == 0:  # the script restarts every 2.4 s (it lasts 2.4 s)
+        if i % 200 == 0:
+            # A new walk request, and the head script again (it lasts 2.4 s).
+            walk.emit(requests[(i // 200) % len(requests)], priority=10.0)
             head.emit(Script(scan), priority=5.0)
         if i % 40 == 0:
             arms.emit(swing[(i // 40) % 2], priority=5.0)

@@ -44,6 +44,9 @@ from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
 MIN_FREQUENCY_SHARE = 2.0 / 3.0
 
 _NEW = (RunReason.NEW_TASK, RunReason.STARTED)
+# Cycles without a tick after which the walk starts again from the commanded legs: longer
+# than a cycle skipped in arbitration, shorter than any motion another task makes.
+_INTERRUPTED = 3.5
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
 
@@ -62,7 +65,7 @@ class WalkEngine:
         self._steps_seen = 0
         self._servos = servos
         self._state = state
-        self._stopper = director.emitter("walk")
+        self._stopper = director.emitter("skill:walk")
         self._last_now: float | None = None
         self._targets: WalkTargets | None = None
         self._killed_request: Walk | None = None
@@ -96,13 +99,17 @@ class WalkEngine:
         self.generator.kill()
         self._stopper.emit_none(StopWalk)
 
+    def ticked(self, now: float) -> bool:
+        """Whether the generator has already been advanced to ``now``."""
+        return self._last_now is not None and now == self._last_now
+
     def tick(self, now: float) -> WalkTargets:
         """The generator advanced to ``now`` (once per cycle, whoever asks first)."""
         if self._last_now is not None and now == self._last_now and self._targets is not None:
             return self._targets
         gen = self.generator
-        if self._last_now is None or now - self._last_now > 1.5 * self.period:
-            # The legs were not ours last cycle: start from where they are commanded to be.
+        if self._last_now is None or now - self._last_now > _INTERRUPTED * self.period:
+            # The legs were not ours for a while: start from where they are commanded to be.
             commanded = [self._servos.target(i) for i in range(NUM_JOINTS)]
             left, right = nao_kinematics().sole_poses(_finite(commanded))
             gen.begin(left, right)
@@ -190,8 +197,10 @@ def register_walk(
     engine = WalkEngine(director, servos, state, gait if gait is not None else load_gait())
 
     def walk(ctx: Context) -> None:
-        if ctx.reason is RunReason.SUBTASK_DONE:
+        if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):
             # LegsIK finished this cycle's command; the next one comes with the next cycle.
+            # (A SUBTASK_DONE that comes first in a cycle, e.g. an arm taken by another task,
+            # is this cycle's run: the every-cycle trigger is skipped after it.)
             ctx.continue_()
             return
         task: Walk = ctx.task
@@ -221,7 +230,7 @@ def register_walk(
         )
 
     def stop_walk(ctx: Context) -> None:
-        if ctx.reason is RunReason.SUBTASK_DONE:
+        if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):
             ctx.continue_()
             return
         engine.generator.set_request(ZERO)

@@ -159,10 +159,12 @@ class WalkGenerator:
         ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState."""
         g = self.gait
         gyro = sense.gyro
-        self._gyro_x = g.gyro_filter * self._gyro_x + (1.0 - g.gyro_filter) * float(gyro[0])
-        self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * float(gyro[1])
-        self._roll = float(sense.roll)
-        self._pitch = float(sense.pitch)
+        gx, gy = _finite(gyro[0], 0.0), _finite(gyro[1], 0.0)
+        self._gyro_x = g.gyro_filter * self._gyro_x + (1.0 - g.gyro_filter) * gx
+        self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * gy
+        # A broken reading keeps the last good one (the feedback must never turn NaN).
+        self._roll = _finite(sense.roll, self._roll)
+        self._pitch = _finite(sense.pitch, self._pitch)
         lean, _ = self._lean_and_offset()
         self._pitch_error_mean += 0.1 * (self._pitch - lean - self._pitch_error_mean)
         self._protect(dt, sense)
@@ -261,8 +263,8 @@ class WalkGenerator:
         if t < g.switch_min_phase * period:
             return False
         fsr = sense.fsr
-        left = float(fsr[0] + fsr[1] + fsr[2] + fsr[3])
-        right = float(fsr[4] + fsr[5] + fsr[6] + fsr[7])
+        left = _finite(fsr[0] + fsr[1] + fsr[2] + fsr[3], 0.0)
+        right = _finite(fsr[4] + fsr[5] + fsr[6] + fsr[7], 0.0)
         swing, support = (left, right) if self.swing_left else (right, left)
         return swing >= g.switch_pressure and swing > support
 
@@ -286,9 +288,9 @@ class WalkGenerator:
         reason = None
         if self._airborne >= _LIFTED_CYCLES:
             reason = "lifted"
-        elif sense.tilt > g.stop_tilt:
+        elif _finite(sense.tilt, 0.0) > g.stop_tilt:
             reason = "tilt"
-        elif math.hypot(float(sense.gyro[0]), float(sense.gyro[1])) > g.stop_gyro:
+        elif math.hypot(_finite(sense.gyro[0], 0.0), _finite(sense.gyro[1], 0.0)) > g.stop_gyro:
             reason = "gyro"
         if reason is not None:
             if self.halted is None:
@@ -425,6 +427,11 @@ class WalkGenerator:
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return None
         return not self.swing_left
+
+
+def _finite(value, fallback: float) -> float:
+    value = float(value)
+    return value if math.isfinite(value) else fallback
 
 
 def _uncalibrated(forward: float, left: float, turn: float) -> tuple[float, float, float]:

@@ -100,6 +100,10 @@ class LegOdometry(Odometry):
         """One cycle of ``dt`` s: measured joint angles (LoLA order), torso roll and pitch
         (rad), FSRs (kg) and the gyroscope (rad/s, torso frame)."""
         load = (float(fsr[0] + fsr[1] + fsr[2] + fsr[3]), float(fsr[4] + fsr[5] + fsr[6] + fsr[7]))
+        legs = [float(position[i]) for i in range(7, 18)]
+        if not math.isfinite(sum(load) + sum(legs) + roll + pitch + float(sum(gyro))):
+            # A broken frame teaches nothing; the pose waits for the next good one.
+            return
         feet = (
             self._foot(1, position[7:13], roll, pitch),
             self._foot(-1, (position[7], *position[13:18]), roll, pitch),
