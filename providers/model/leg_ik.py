@@ -64,6 +64,7 @@ _EXACT_HYP = 1e-9
 _TWO_SQRT_TWO = 2.0 * math.sqrt(2.0)
 _QUARTER_TURN = math.pi / 4.0
 _RIGHT_LEG = ("RHipYawPitch", *RIGHT_LEG_JOINTS)
+_LIMIT_SLACK = 1e-9  # rad
 
 
 class LegIK:
@@ -202,11 +203,12 @@ class LegIK:
         knee = math.pi - math.acos(min(max(cos_inner, -1.0), 1.0))
         # The law of cosines leaves the knee's sign open. A bent knee is the NAO's natural
         # pose; the mirror (knee slightly over-stretched, which the limits allow) is taken
-        # only when the bent one breaks a limit and the mirror does not.
+        # only when the bent one breaks a limit and the mirror does not (with slack: a knee
+        # exactly at its limit comes back from the target only up to rounding).
         q = self._five_joints(sign, hyp, px, py, pz, normal, knee)
         lower, upper = self._lower[sign], self._upper[sign]
         excess = _excess(q, lower, upper)
-        if excess > 0.0 and -knee >= lower[3]:
+        if excess > 0.0 and -knee >= lower[3] - _LIMIT_SLACK:
             mirror = self._five_joints(sign, hyp, px, py, pz, normal, -knee)
             mirror_excess = _excess(mirror, lower, upper)
             if mirror_excess < excess:
