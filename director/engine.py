@@ -265,12 +265,16 @@ class Director(Lifecycle):
         node.data = data
         node.name = name
         node.done = False
+        was_running = node.granted
         if node.priority != priority or node.optional != optional:
             node.priority = priority
             node.optional = optional
             self.revision += 1
             self.priority_changed(node)
-        if node.granted:
+        # A node that was queued and took its group just now got its run from the grant (with
+        # the new data already in place); queuing another would run a stateful provider twice
+        # in one update.
+        if node.granted and was_running:
             self.runs.append((node, RunReason.NEW_TASK))
 
     # ---------------------------------------------------------------- queries
