@@ -21,17 +21,29 @@ BENCHES: dict[str, str] = {
     "kinematics": "motiond.bench.kinematics",
     "safety": "motiond.bench.safety",
     "cycle": "motiond.bench.cycle",
+    "walk": "motiond.bench.walk",
 }
 
 
-def run_bench(name: str, *, quick: bool, as_json: bool) -> int:
-    """Run one benchmark, print its figures; exit status 0 (goals are reported, not enforced)."""
+def run_bench(name: str, *, quick: bool, as_json: bool, **options: object) -> int:
+    """Run one benchmark, print its figures; exit status 0 (goals are reported, not enforced).
+
+    ``options`` (e.g. ``model``) go to benchmarks that take them; one that does not is an error.
+    """
     if name not in BENCHES:
         known = ", ".join(sorted(BENCHES)) or "none yet"
         print(f"motiond bench: unknown benchmark {name!r} (known: {known})", file=sys.stderr)
         return 2
     module = importlib.import_module(BENCHES[name])
-    result: BenchResult = module.run(quick)
+    options = {key: value for key, value in options.items() if value}
+    try:
+        result: BenchResult = module.run(quick, **options)
+    except TypeError as error:
+        if options and "unexpected keyword" in str(error):
+            given = ", ".join(f"--{key}" for key in options)
+            print(f"motiond bench {name}: does not take {given}", file=sys.stderr)
+            return 2
+        raise
     for line in result.lines():
         print(line)
     if as_json:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -84,6 +85,8 @@ class BenchResult:
 
     def as_dict(self) -> dict[str, object]:
         """The figures, plus ``bench`` and a ``goals_met`` map, for ``--json``."""
-        data: dict[str, object] = {"bench": self.name, **self.figures}
+        # JSON has no infinity or NaN: a figure that is not a number (a sprint that fell) is null.
+        figures = {k: (v if math.isfinite(v) else None) for k, v in self.figures.items()}
+        data: dict[str, object] = {"bench": self.name, **figures}
         data["goals_met"] = {k: g.met(self.figures[k]) for k, g in self.goals.items()}
         return data

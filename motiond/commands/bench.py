@@ -14,8 +14,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print one JSON object with the figures, last"
     )
+    parser.add_argument(
+        "--model", metavar="FILE", help="walk: a NAO MJCF to walk on (see `motiond sim --model`)"
+    )
+    parser.add_argument(
+        "--perturb",
+        metavar="N",
+        type=int,
+        default=0,
+        help="walk: N randomly perturbed NAOs (masses, CoMs, servos, friction, delay)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the named benchmark and print its figures."""
-    return run_bench(args.name, quick=args.quick, as_json=args.json)
+    return run_bench(
+        args.name, quick=args.quick, as_json=args.json, model=args.model, perturb=args.perturb
+    )

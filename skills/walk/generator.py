@@ -42,7 +42,11 @@ from skills.walk.request import ZERO, Velocity, ratchet
 
 _RESUME_AFTER = 0.5  # s of calm before a protective stop lets the request through again
 _LIFTED_CYCLES = 6  # consecutive cycles with no sole contact that mean "lifted", not a bounce
-_TOGETHER = 1e-4  # m / rad: offsets this small count as feet together
+# Offsets this small count as feet together (m, rad): a step cut short by an early touchdown
+# leaves the feet a little off their places, and chasing millimetres takes extra steps; the
+# stand keeps them where they are.
+_TOGETHER = 0.005
+_TOGETHER_YAW = 0.03
 _SETTLE_SHARE = 0.2  # of a step: time the new support foot takes to put down a leftover lift
 _LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
 
@@ -67,7 +71,7 @@ class Foot:
 
     def together(self) -> bool:
         """Whether the foot is back at its stand place."""
-        return abs(self.x) < _TOGETHER and abs(self.y) < _TOGETHER and abs(self.yaw) < _TOGETHER
+        return abs(self.x) < _TOGETHER and abs(self.y) < _TOGETHER and abs(self.yaw) < _TOGETHER_YAW
 
 
 @attrs.frozen
@@ -275,6 +279,7 @@ class WalkGenerator:
         if stop and together and self.executed.is_zero and not self._first_step:
             self.phase = Phase.STANDING
             self.executed = ZERO
+            self.left.z = self.right.z = 0.0  # the swing foot has landed: it carries weight
             self._t = 0.0
             return
         self._begin_step(not self.swing_left)

@@ -1,0 +1,272 @@
+"""``motiond bench walk``: how fast, how steady and how well-measured the walk is, in physics.
+
+Every figure is ground truth from naosim (``motiond.walk_trial``: the simulator and the daemon's
+cycle in one process, lockstep).
+
+- **Maximum speeds**, the Bit-Bots protocol (their ``evaluate_walk.py``): for each direction the
+  command is raised step by step (forward and backward +0.05 m/s, sideways +0.025 m/s, turn
+  +0.25 rad/s). A run stands 1 s, walks 1 s at a quarter of the command and 1 s at half, then
+  at the command for 1 s of settling and ``STEADY`` s measured, then half, a quarter and stops.
+  Each level is repeated with different sensor-noise seeds; the figure is the truth speed along
+  the commanded axis over the measured part, averaged over the repetitions, at the highest
+  level where no repetition fell. Raising stops at the first level where every repetition fell,
+  and at the gait's limit (the walk clamps requests there; faster commands are the same walk).
+- **Sprint**: standing start, the gait's top forward speed, time until the torso is 10 m ahead.
+- **Odometry error** over 5 m forward: |odometry − truth| / truth distance.
+- **Pushes**: walking at 0.2 m/s (or the gait's top speed if lower), a 0.1 s push at the torso's
+  centre of mass, forwards and sideways, of rising impulse; the largest survived for 3 s.
+
+``--quick`` runs fewer repetitions and levels of push; ``--model FILE`` any NAO MJCF that
+``motiond sim --model`` loads; ``--perturb N`` N randomly perturbed NAOs instead of one
+(masses ±5 %, centres of mass ±5 mm, servo gain and damping ±10 %, floor friction 0.7–1.0,
+actuation delay 2–4 cycles; the figures are the worst over the bodies).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+
+from motiond.bench.timing import BenchResult, Goal
+
+STEADY = 7.5  # s of steady walking measured per run
+LEVEL_STEPS = {"forward": 0.05, "backward": 0.05, "sideways": 0.025, "turn": 0.25}
+_AXES = {"forward": (0, 1.0), "backward": (0, -1.0), "sideways": (1, 1.0), "turn": (2, 1.0)}
+PUSHES_NS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
+PUSH_SECONDS = 0.1
+
+
+def schedule(t: float, command: float) -> float:
+    """The command at ``t`` s after walking starts (Bit-Bots ramps); 0 after the run."""
+    ramp_end = 2.0 + 1.0 + STEADY
+    if t < 0.0:
+        return 0.0
+    if t < 1.0:
+        return 0.25 * command
+    if t < 2.0:
+        return 0.5 * command
+    if t < ramp_end:
+        return command
+    if t < ramp_end + 1.0:
+        return 0.5 * command
+    if t < ramp_end + 2.0:
+        return 0.25 * command
+    return 0.0
+
+
+def _progress(text: str) -> None:
+    print(f"  .. {text}", file=sys.stderr, flush=True)
+
+
+def _velocity(direction: str, command: float) -> tuple[float, float, float]:
+    axis, sign = _AXES[direction]
+    v = [0.0, 0.0, 0.0]
+    v[axis] = sign * command
+    return v[0], v[1], v[2]
+
+
+def speed_run(direction: str, command: float, seed: int, body: dict) -> tuple[bool, float]:
+    """One Bit-Bots run: (did not fall, truth speed along the axis over the steady part)."""
+    from motiond.walk_trial import WalkTrial, along
+
+    trial = WalkTrial(seed=seed, **body)
+    axis, sign = _AXES[direction]
+    if not trial.run(1.0):
+        return False, float("nan")
+    start = trial.t
+    marks = [3.0, 3.0 + STEADY]  # the steady part: after 1 s at the full command
+    measured: list[tuple[float, float, float]] = []
+    heading = turned = 0.0  # the heading unwrapped: turning 7.5 s passes a half turn
+    last = None
+    while trial.t - start < 2.0 + 1.0 + STEADY + 2.5:
+        t = trial.t - start
+        value = schedule(t, command)
+        if value != last:
+            trial.walk(*_velocity(direction, value))
+            last = value
+        if len(measured) < len(marks) and t >= marks[len(measured)]:
+            measured.append(trial.pose())
+            turned = heading
+        before = trial.pose()
+        if not trial.run(0.012):
+            return False, float("nan")
+        heading += along(2, before, trial.pose())
+        if len(measured) == 1:
+            turned_steady = heading - turned
+    if len(measured) < 2:
+        return True, float("nan")
+    if axis == 2:
+        return True, turned_steady / STEADY
+    return True, sign * along(axis, measured[0], measured[1]) / STEADY
+
+
+def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[float, float, int]:
+    """(highest command that never fell, its mean truth speed, falls seen)."""
+    step = LEVEL_STEPS[direction]
+    best_cmd, best_speed, falls = 0.0, 0.0, 0
+    level = 1
+    while True:
+        command = round(level * step, 6)
+        if command > limit + 1e-9:
+            break
+        results = [speed_run(direction, command, seed, body) for seed in range(reps)]
+        fell = sum(1 for ok, _ in results if not ok)
+        falls += fell
+        speeds = [s for ok, s in results if ok]
+        _progress(
+            f"{direction} {command:.3f}: {fell}/{reps} fell, truth "
+            + ", ".join(f"{s:.3f}" for s in speeds)
+        )
+        if fell == reps:
+            break
+        if fell == 0:
+            best_cmd, best_speed = command, sum(speeds) / len(speeds)
+        level += 1
+    return best_cmd, best_speed, falls
+
+
+def sprint(distance: float, forward: float, body: dict) -> float:
+    """Seconds from a standing start until the torso is ``distance`` m ahead (inf on a fall)."""
+    from motiond.walk_trial import WalkTrial, along
+
+    trial = WalkTrial(**body)
+    trial.run(1.0)
+    start, t0 = trial.pose(), trial.t
+    trial.walk(forward)
+    ok = trial.run(
+        distance / max(forward, 0.01) * 4.0 + 10.0,
+        until=lambda tr: along(0, start, tr.pose()) >= distance,
+    )
+    if not ok or along(0, start, trial.pose()) < distance:
+        return math.inf
+    return trial.t - t0
+
+
+def odometry_error(distance: float, forward: float, body: dict) -> float:
+    """Percent error of the odometry's distance over ``distance`` m forward (inf on a fall)."""
+    from motiond.walk_trial import WalkTrial
+
+    trial = WalkTrial(**body)
+    trial.run(1.0)
+    truth0 = trial.pose()
+    o = trial.status().odometry
+    odo0 = (o.x, o.y)
+    trial.walk(forward)
+
+    def far(tr) -> bool:
+        x, y, _ = tr.pose()
+        return math.hypot(x - truth0[0], y - truth0[1]) >= distance
+
+    if not trial.run(distance / forward * 4.0 + 10.0, until=far):
+        return math.inf
+    trial.stop()
+    trial.run(1.5)
+    x, y, _ = trial.pose()
+    o = trial.status().odometry
+    truth = math.hypot(x - truth0[0], y - truth0[1])
+    # The odometry's frame is its own start: compare displacement vectors' lengths and the
+    # difference of the vectors rotated into the truth frame at the start.
+    c, s = math.cos(truth0[2]), math.sin(truth0[2])
+    ox, oy = o.x - odo0[0], o.y - odo0[1]
+    wx, wy = c * ox - s * oy, s * ox + c * oy
+    return 100.0 * math.hypot(wx - (x - truth0[0]), wy - (y - truth0[1])) / truth
+
+
+def largest_push(axis: int, forward: float, pushes: tuple[float, ...], body: dict) -> float:
+    """The largest impulse (N s) along ``axis`` of the world (0 x, 1 y) survived while walking."""
+    from motiond.walk_trial import WalkTrial
+
+    survived = 0.0
+    for impulse in pushes:
+        trial = WalkTrial(**body)
+        trial.run(1.0)
+        trial.walk(forward)
+        trial.run(3.0)
+        force = [0.0, 0.0, 0.0]
+        force[axis] = impulse / PUSH_SECONDS
+        trial.push(tuple(force), PUSH_SECONDS)
+        ok = trial.run(3.0)
+        _progress(f"push {'xy'[axis]} {impulse:.1f} N s: {'survived' if ok else 'FELL'}")
+        if not ok:
+            break
+        survived = impulse
+    return survived
+
+
+def _bodies(model: str | None, perturb: int) -> list[tuple[str, dict]]:
+    from motiond.walk_trial import Perturbation
+
+    if perturb:
+        return [(f"perturbed #{i}", {"perturbation": Perturbation(seed=i)}) for i in range(perturb)]
+    if model:
+        return [(model, {"model": model})]
+    return [("naosim NAO", {})]
+
+
+def run(quick: bool, model: str | None = None, perturb: int = 0) -> BenchResult:
+    """Measure the walk on each body; figures are the worst over the bodies."""
+    from skills.walk import load_gait
+
+    gait = load_gait()
+    reps = 2 if quick else 3
+    pushes = PUSHES_NS[::2] if quick else PUSHES_NS
+    limits = {
+        "forward": gait.max_forward,
+        "backward": gait.max_backward,
+        "sideways": gait.max_left,
+        "turn": gait.max_turn,
+    }
+    started = time.perf_counter()
+    per_body = []
+    for name, body in _bodies(model, perturb):
+        _progress(f"body: {name}")
+        fig: dict[str, float] = {}
+        falls = 0
+        for direction, limit in limits.items():
+            cmd, speed, fell = max_speed(direction, limit, reps, body)
+            falls += fell
+            unit = "radps" if direction == "turn" else "mps"
+            fig[f"{direction}_{unit}"] = speed
+            fig[f"{direction}_cmd_{unit}"] = cmd
+        top = gait.max_forward
+        fig["sprint_10m_s"] = sprint(10.0, top, body)
+        _progress(f"sprint 10 m: {fig['sprint_10m_s']:.1f} s")
+        falls += not math.isfinite(fig["sprint_10m_s"])
+        fig["odometry_error_pct"] = odometry_error(5.0, 0.6 * top, body)
+        _progress(f"odometry over 5 m: {fig['odometry_error_pct']:.1f} %")
+        push_speed = min(0.2, top)
+        fig["push_sagittal_ns"] = largest_push(0, push_speed, pushes, body)
+        fig["push_lateral_ns"] = largest_push(1, push_speed, pushes, body)
+        fig["falls"] = float(falls)
+        per_body.append(fig)
+    worse_high = ("sprint_10m_s", "odometry_error_pct", "falls")
+    figures = {
+        key: (max if key in worse_high else min)(f[key] for f in per_body) for key in per_body[0]
+    }
+    figures["bodies"] = float(len(per_body))
+    figures["wall_s"] = time.perf_counter() - started
+    units = {k: ("rad/s" if "radps" in k else "m/s") for k in figures if k.endswith("ps")}
+    units.update(
+        sprint_10m_s="s",
+        odometry_error_pct="%",
+        push_sagittal_ns="N s",
+        push_lateral_ns="N s",
+        wall_s="s",
+    )
+    goals = {
+        "forward_mps": Goal(0.40, at_least=True),
+        "backward_mps": Goal(0.25, at_least=True),
+        "sideways_mps": Goal(0.25, at_least=True),
+        "turn_radps": Goal(1.5, at_least=True),
+        "sprint_10m_s": Goal(28.0),
+        "odometry_error_pct": Goal(5.0),
+    }
+    notes = (
+        "speeds: truth along the axis over 7.5 s of steady walking, highest level with no fall",
+        f"gait limits (requests are clamped there): forward {gait.max_forward}, backward "
+        f"{gait.max_backward}, sideways {gait.max_left} m/s, turn {gait.max_turn} rad/s",
+        f"bodies: {', '.join(name for name, _ in _bodies(model, perturb))}"
+        + (" (figures: the worst)" if len(per_body) > 1 else ""),
+    )
+    return BenchResult("walk", figures, units=units, goals=goals, notes=notes)

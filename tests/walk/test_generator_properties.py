@@ -1,0 +1,181 @@
+"""The gait generator driven directly (no Director, no physics) by random request sequences:
+its plans stay within the gait's limits, the feet never overlap, every pose is a proper pose."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from providers.model import load_nao_model
+from skills.walk import Phase, WalkGenerator, clamp_request, load_gait
+from skills.walk.calibration import GAIN_MAX
+
+GAIT = load_gait()
+FOOT = load_nao_model().foot
+DT = 0.012
+
+
+class Sense:
+    """What the generator reads: gyro, FSRs, tilt, torso angles, contacts."""
+
+    def __init__(self) -> None:
+        self.gyro = np.zeros(3)
+        self.fsr = np.full(8, 0.6)
+        self.tilt = self.roll = self.pitch = 0.0
+        self.left_contact = self.right_contact = True
+
+
+def _outline(pose: np.ndarray, left: bool) -> np.ndarray:
+    """The sole box's corners in the ground plane (x, y), from a torso-frame sole pose."""
+    # The left foot's outer edge is on +y, the right foot's on -y.
+    inner, outer = (FOOT.inner, FOOT.outer) if left else (FOOT.outer, FOOT.inner)
+    corners = np.array(
+        [[FOOT.front, outer], [FOOT.front, -inner], [-FOOT.rear, -inner], [-FOOT.rear, outer]]
+    )
+    rot = pose[:2, :2]
+    return corners @ rot.T + pose[:2, 3]
+
+
+def _separated(a: np.ndarray, b: np.ndarray) -> bool:
+    """Separating-axis test for two convex quadrilaterals."""
+    for poly in (a, b):
+        for i in range(4):
+            edge = poly[(i + 1) % 4] - poly[i]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() < pb.min() or pb.max() < pa.min():
+                return True
+    return False
+
+
+def _check_pose(pose: np.ndarray) -> None:
+    assert pose.shape == (4, 4) and np.all(np.isfinite(pose))
+    rot = pose[:3, :3]
+    assert np.allclose(rot @ rot.T, np.eye(3), atol=1e-9)
+    assert np.linalg.det(rot) > 0.0
+    assert np.array_equal(pose[3], [0.0, 0.0, 0.0, 1.0])
+
+
+requests = st.tuples(
+    st.sampled_from([-5.0, -0.3, -0.1, 0.0, 0.05, 0.2, 1.0, 5.0]),
+    st.sampled_from([-5.0, -0.05, 0.0, 0.03, 0.1, 5.0]),
+    st.sampled_from([-20.0, -1.0, 0.0, 0.5, 2.0, 20.0]),
+)
+
+
+@settings(max_examples=60)
+@given(
+    st.lists(st.tuples(requests, st.integers(5, 80)), min_size=1, max_size=8),
+    st.floats(0.55, 1.2),
+    st.booleans(),
+)
+def test_random_request_sequences_keep_every_plan_inside_the_limits(plan, touchdown, never):
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    reach = max(GAIT.max_forward, GAIT.max_backward) * 0.6 * GAIN_MAX + 0.05  # m, generous
+    side = GAIT.max_left * 2 * 0.6 + 0.03 + 1e-9  # the opening step's width and the biases
+    for (forward, left, turn), cycles in plan:
+        gen.set_request(clamp_request(GAIT, forward, left, turn))
+        for _ in range(cycles):
+            stepping = gen.phase in (Phase.WALKING, Phase.STOPPING)
+            # The swing foot lands at ``touchdown`` of the step (or never: the timeout).
+            landed = stepping and not never and gen._t >= touchdown * gen._period
+            swing, support = (
+                (slice(0, 4), slice(4, 8))
+                if gen.swing_left
+                else (
+                    slice(4, 8),
+                    slice(0, 4),
+                )
+            )
+            sense.fsr[:] = 0.6
+            if stepping:
+                sense.fsr[swing] = 0.9 if landed else 0.0
+                sense.fsr[support] = 0.6
+            out = gen.update(DT, sense)
+            for pose in (out.left_sole, out.right_sole):
+                _check_pose(pose)
+            assert 0.0 <= out.left_weight <= 1.0
+            assert gen.left.z >= 0.0 and gen.right.z >= 0.0
+            for foot in (gen.left, gen.right):
+                assert abs(foot.x) <= reach and abs(foot.y) <= side
+                assert abs(foot.yaw) <= GAIT.max_turn * 0.6 * GAIN_MAX + 0.1
+            # Feet never toe in and never come closer than the stance.
+            assert gen.left.y >= -1e-12 and gen.right.y <= 1e-12
+            assert gen.left.yaw >= -1e-12 and gen.right.yaw <= 1e-12
+            assert _separated(_outline(out.left_sole, True), _outline(out.right_sole, False))
+            assert all(math.isfinite(a) for a in (*out.left_arm, *out.right_arm))
+
+
+def _stand(gen: WalkGenerator):
+    out = gen.update(DT, Sense())  # standing: the walk stand's soles
+    return out.left_sole, out.right_sole
+
+
+def test_a_zero_request_stands_with_the_feet_together_within_two_steps():
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    gen.set_request(clamp_request(GAIT, 0.2, 0.0, 0.5))
+    for _ in range(400):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.phase is Phase.WALKING
+    gen.set_request(clamp_request(GAIT, 0.0, 0.0, 0.0))
+    steps = gen.step_count
+    for _ in range(200):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        if gen.phase is Phase.STANDING:
+            break
+    assert gen.phase is Phase.STANDING
+    assert gen.step_count - steps <= 2
+    assert gen.left.together() and gen.right.together()
+    assert gen.left.z == gen.right.z == 0.0
+
+
+def test_kill_stands_at_once_with_both_feet_down():
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    gen.set_request(clamp_request(GAIT, 0.2, 0.0, 0.0))
+    for _ in range(200):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    gen.kill()
+    assert gen.phase is Phase.STANDING and gen.left.z == gen.right.z == 0.0
+    steps = gen.step_count
+    for _ in range(100):
+        gen.update(DT, sense)
+    assert gen.phase is Phase.STANDING and gen.step_count == steps
+    gen.resume()
+    for _ in range(100):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.phase is Phase.WALKING
+
+
+def test_no_contact_for_a_while_halts_the_walk_as_lifted():
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    gen.set_request(clamp_request(GAIT, 0.1, 0.0, 0.0))
+    for _ in range(150):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    sense.left_contact = sense.right_contact = False
+    for _ in range(10):
+        gen.update(DT, sense)
+    assert gen.halted == "lifted" and gen.phase is Phase.STANDING
+
+
+def _land_at(gen: WalkGenerator, sense: Sense, share: float) -> None:
+    stepping = gen.phase in (Phase.WALKING, Phase.STOPPING)
+    sense.fsr[:] = 0.6
+    if stepping:
+        swing = slice(0, 4) if gen.swing_left else slice(4, 8)
+        sense.fsr[swing] = 0.9 if gen._t >= share * gen._period else 0.0

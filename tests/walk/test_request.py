@@ -1,0 +1,66 @@
+"""The ellipsoid clamp and the per-step ratchet (property-based)."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skills.walk import Velocity, clamp_request, load_gait, ratchet
+from skills.walk.request import turn_limit
+
+GAIT = load_gait()
+speeds = st.floats(-5.0, 5.0, allow_nan=False)
+turns = st.floats(-20.0, 20.0, allow_nan=False)
+
+
+def _norm(v: Velocity) -> float:
+    fmax = GAIT.max_forward if v.forward >= 0 else GAIT.max_backward
+    return math.sqrt(
+        (v.forward / fmax) ** 2 + (v.left / GAIT.max_left) ** 2 + (v.turn / GAIT.max_turn) ** 2
+    )
+
+
+@given(speeds, speeds, turns)
+def test_clamped_requests_lie_inside_the_ellipsoid_and_every_limit(forward, left, turn):
+    v = clamp_request(GAIT, forward, left, turn)
+    assert _norm(v) <= 1.0 + 1e-9
+    assert -GAIT.max_backward <= v.forward <= GAIT.max_forward
+    assert abs(v.left) <= GAIT.max_left
+    assert abs(v.turn) <= turn_limit(GAIT, v.forward) + 1e-12
+    # Never reversed on any axis.
+    assert v.forward * forward >= 0 and v.left * left >= 0 and v.turn * turn >= 0
+
+
+@given(st.floats(0.0, 1.0), st.floats(-1.0, 1.0), st.floats(-1.0, 1.0))
+def test_requests_inside_keep_their_values(share, a, b):
+    # A point inside the ellipsoid, slow enough that the turn limit does not bind.
+    v = Velocity(0.0, share * a * GAIT.max_left * 0.5, share * b * GAIT.max_turn * 0.5)
+    assert clamp_request(GAIT, v.forward, v.left, v.turn) == v
+
+
+@given(speeds, speeds)
+def test_scaling_keeps_the_direction(forward, left):
+    v = clamp_request(GAIT, forward, left, 0.0)
+    if forward and left and v.forward and v.left:
+        assert math.isclose(v.forward / v.left, forward / left, rel_tol=1e-9)
+
+
+@given(
+    st.builds(Velocity, speeds, speeds, turns),
+    st.builds(Velocity, speeds, speeds, turns),
+)
+def test_the_ratchet_changes_each_axis_by_one_step_at_most_and_arrives(start, target):
+    start = clamp_request(GAIT, start.forward, start.left, start.turn)
+    target = clamp_request(GAIT, target.forward, target.left, target.turn)
+    v = start
+    for _ in range(200):
+        nxt = ratchet(GAIT, v, target)
+        assert abs(nxt.forward - v.forward) <= max(GAIT.forward_accel, GAIT.forward_decel) + 1e-12
+        assert abs(nxt.left - v.left) <= 2 * GAIT.left_accel + 1e-12
+        assert abs(nxt.turn - v.turn) <= 2 * GAIT.turn_accel + 1e-12
+        v = nxt
+        if v == target:
+            break
+    assert v == target
