@@ -16,9 +16,10 @@ corrections are measured: after every step the robot's displacement over the las
   within ``BIAS_LIMIT``. The drift depends on how the robot walks (sideways steps creep and
   turn differently from forward ones), so the biases start again from zero whenever the set
   of moving axes changes.
-- Sideways steps get no gain: in naosim wider side steps made the robot no faster (0.1 m/s
-  asked: 0.036 m/s uncalibrated, 0.018 m/s with the gain driven to its bound) and a gain of 2
-  made a 0.05 m/s sideways walk fall after about 10 s, which it survives uncalibrated.
+- Sideways steps get no gain. It helped only a little (0.05 m/s asked: 0.029 m/s without,
+  0.035 m/s with the gain at 1.5) and made a sideways walk that follows a forward one fall
+  after about 8 s (three seeds of three), which it survives without; wider side steps (a
+  bound of 2) made the robot slower still (0.018 m/s at 0.1 m/s asked).
 
 Different bodies, floors and servo gains therefore get their own corrections.
 """
@@ -38,7 +39,7 @@ BIAS_LIMIT = (0.015, 0.015, 0.15)
 RATE = 0.15
 #: Below these speeds (m/s, m/s, rad/s) an axis counts as asked to stand still.
 MIN_SPEED = (0.04, 0.03, 0.15)
-#: The axes that learn a gain (forward, turn; see the module docstring for sideways).
+#: The axes that learn a gain (forward, turn; sideways: see the module docstring).
 GAIN_AXES = (0, 2)
 
 

@@ -251,9 +251,11 @@ class WalkGenerator:
         swing, support = (self.left, self.right) if self.swing_left else (self.right, self.left)
         sw0, sw1 = (l0, l1) if self.swing_left else (r0, r1)
         su0, su1 = (r0, r1) if self.swing_left else (l0, l1)
-        for foot, a, b, k in ((swing, sw0, sw1, par), (support, su0, su1, lin)):
+        # A foot moves sideways only once it is off the ground (rUNSWift's dead time).
+        side = parabolic_step(s, self.gait.side_dead_share)
+        for foot, a, b, k, ky in ((swing, sw0, sw1, par, side), (support, su0, su1, lin, lin)):
             foot.x = a.x + (b.x - a.x) * k
-            foot.y = a.y + (b.y - a.y) * k
+            foot.y = a.y + (b.y - a.y) * ky
             foot.yaw = a.yaw + (b.yaw - a.yaw) * k
         swing.z = self._lift * up
         settle = min(1.0, s / _SETTLE_SHARE)

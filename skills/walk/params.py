@@ -41,6 +41,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "foot_spread": (-0.01, 0.04, "m", "extra lateral distance of each foot beyond the hip"),
     "foot_lift": (0.005, 0.05, "m", "swing foot lift of a step in place"),
     "lift_forward_gain": (0.0, 0.5, "m/m", "extra lift per metre of forward step"),
+    "side_dead_share": (0.0, 0.4, "1", "share of a step at each end with no sideways travel"),
     "lift_side_gain": (0.0, 0.5, "m/m", "extra lift per metre of sideways step"),
     "com_offset": (-0.03, 0.05, "m", "hip ahead of the ankles when walking in place"),
     "com_offset_forward": (-0.03, 0.06, "m", "hip ahead of the ankles at full forward speed"),
@@ -116,6 +117,7 @@ class GaitParameters:
     foot_spread: float = _parameter("foot_spread")
     foot_lift: float = _parameter("foot_lift")
     lift_forward_gain: float = _parameter("lift_forward_gain")
+    side_dead_share: float = _parameter("side_dead_share")
     lift_side_gain: float = _parameter("lift_side_gain")
     com_offset: float = _parameter("com_offset")
     com_offset_forward: float = _parameter("com_offset_forward")
