@@ -36,6 +36,7 @@ import attrs
 import numpy as np
 
 from providers.model import load_nao_model
+from providers.model.transforms import rotation_x, rotation_y, rotation_z
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, parabolic_step
 from skills.walk.request import ZERO, Velocity, ratchet
@@ -409,15 +410,15 @@ class WalkGenerator:
             ankle_roll = -g.level_swing * self._roll
         # A hip offset turns the whole leg about the hip; an ankle offset turns the sole about
         # the ankle. Both are small rotations of the target, so the leg IK carries them out.
-        rot = _rot_z(foot.yaw)
+        rot = rotation_z(foot.yaw)
         if hip_pitch or hip_roll:
-            leg = _rot_y(hip_pitch) @ _rot_x(hip_roll)
+            leg = rotation_y(hip_pitch) @ rotation_x(hip_roll)
             ax, ay, az = (leg @ np.array([ax, ay - stance, az])).tolist()
             ay += stance
             rot = leg @ rot
-        rot = rot @ _rot_y(ankle_pitch) @ _rot_x(ankle_roll)
+        rot = rot @ rotation_y(ankle_pitch) @ rotation_x(ankle_roll)
         # Into the leaning torso frame: p_T = Ry(-lean) p_H + hip centre (torso frame).
-        tilt = _rot_y(-lean)
+        tilt = rotation_y(-lean)
         ankle = tilt @ np.array([ax, ay, az])
         rot = tilt @ rot
         pose = np.eye(4)
@@ -443,21 +444,6 @@ def _finite(value, fallback: float) -> float:
 
 def _uncalibrated(forward: float, left: float, turn: float) -> tuple[float, float, float]:
     return forward, left, turn
-
-
-def _rot_x(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[1.0, 0.0, 0.0], [0.0, c, -s], [0.0, s, c]])
-
-
-def _rot_y(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, 0.0, s], [0.0, 1.0, 0.0], [-s, 0.0, c]])
-
-
-def _rot_z(a: float) -> np.ndarray:
-    c, s = math.cos(a), math.sin(a)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 def _blend_pose(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:

@@ -117,14 +117,7 @@ def _stand(gen: WalkGenerator):
 
 
 def test_a_zero_request_stands_with_the_feet_together_within_two_steps():
-    gen = WalkGenerator(GAIT)
-    sense = Sense()
-    gen.begin(*_stand(gen))
-    gen.set_request(clamp_request(GAIT, 0.2, 0.0, 0.5))
-    for _ in range(400):
-        _land_at(gen, sense, 0.8)
-        gen.update(DT, sense)
-    assert gen.phase is Phase.WALKING
+    gen, sense = _walking(0.2, 0.0, 0.5, cycles=400)
     gen.set_request(clamp_request(GAIT, 0.0, 0.0, 0.0))
     steps = gen.step_count
     for _ in range(200):
@@ -139,13 +132,7 @@ def test_a_zero_request_stands_with_the_feet_together_within_two_steps():
 
 
 def test_kill_stands_at_once_with_both_feet_down():
-    gen = WalkGenerator(GAIT)
-    sense = Sense()
-    gen.begin(*_stand(gen))
-    gen.set_request(clamp_request(GAIT, 0.2, 0.0, 0.0))
-    for _ in range(200):
-        _land_at(gen, sense, 0.8)
-        gen.update(DT, sense)
+    gen, sense = _walking(0.2, cycles=200)
     gen.kill()
     assert gen.phase is Phase.STANDING and gen.left.z == gen.right.z == 0.0
     steps = gen.step_count
@@ -160,17 +147,24 @@ def test_kill_stands_at_once_with_both_feet_down():
 
 
 def test_no_contact_for_a_while_halts_the_walk_as_lifted():
-    gen = WalkGenerator(GAIT)
-    sense = Sense()
-    gen.begin(*_stand(gen))
-    gen.set_request(clamp_request(GAIT, 0.1, 0.0, 0.0))
-    for _ in range(150):
-        _land_at(gen, sense, 0.8)
-        gen.update(DT, sense)
+    gen, sense = _walking(0.1)
     sense.left_contact = sense.right_contact = False
     for _ in range(10):
         gen.update(DT, sense)
     assert gen.halted == "lifted" and gen.phase is Phase.STANDING
+
+
+def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150):
+    """A generator walking at the (clamped) request after ``cycles`` cycles, and its sense."""
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    gen.set_request(clamp_request(GAIT, forward, left, turn))
+    for _ in range(cycles):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.phase is Phase.WALKING
+    return gen, sense
 
 
 def _land_at(gen: WalkGenerator, sense: Sense, share: float) -> None:
@@ -179,3 +173,22 @@ def _land_at(gen: WalkGenerator, sense: Sense, share: float) -> None:
     if stepping:
         swing = slice(0, 4) if gen.swing_left else slice(4, 8)
         sense.fsr[swing] = 0.9 if gen._t >= share * gen._period else 0.0
+
+
+def test_a_tilted_or_spinning_torso_stops_the_stepping_until_it_is_calm_again():
+    gen, sense = _walking(0.1)
+    sense.tilt = GAIT.stop_tilt + 0.05
+    gen.update(DT, sense)
+    assert gen.halted == "tilt" and gen.phase is Phase.STANDING
+    sense.tilt = 0.0
+    sense.gyro = np.array([GAIT.stop_gyro + 0.5, 0.0, 0.0])
+    gen.update(DT, sense)
+    assert gen.halted == "tilt"  # the first reason holds while anything is wrong
+    sense.gyro = np.zeros(3)
+    for _ in range(20):  # calm, but not yet for long enough
+        gen.update(DT, sense)
+    assert gen.halted is not None and gen.phase is Phase.STANDING
+    for _ in range(100):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.halted is None and gen.phase is Phase.WALKING
