@@ -29,9 +29,9 @@ from typing import Any
 import numpy as np
 
 from director import Context, Director, RunReason
-from lola_io.joints import NUM_JOINTS
+from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, NUM_JOINTS, RIGHT_LEG_JOINTS
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
-from providers.model import nao_kinematics
+from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk.calibration import StepCalibration
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry
@@ -47,6 +47,9 @@ _NEW = (RunReason.NEW_TASK, RunReason.STARTED)
 # Cycles without a tick after which the walk starts again from the commanded legs: longer
 # than a cycle skipped in arbitration, shorter than any motion another task makes.
 _INTERRUPTED = 3.5
+# A sole commanded this far (m) from where the walk last put it: another task has the legs.
+_TAKEN = 0.01
+_LEG_INDICES = tuple(JOINT_INDEX[n] for n in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
 
@@ -64,6 +67,7 @@ class WalkEngine:
         self.generator.calibrate = self.calibration.apply
         self._steps_seen = 0
         self._servos = servos
+        self._ik = nao_leg_ik()
         self._state = state
         self._stopper = director.emitter("skill:walk")
         self._last_now: float | None = None
@@ -108,11 +112,10 @@ class WalkEngine:
         if self._last_now is not None and now == self._last_now and self._targets is not None:
             return self._targets
         gen = self.generator
-        if self._last_now is None or now - self._last_now > _INTERRUPTED * self.period:
-            # The legs were not ours for a while: start from where they are commanded to be.
-            commanded = [self._servos.target(i) for i in range(NUM_JOINTS)]
-            left, right = nao_kinematics().sole_poses(_finite(commanded))
-            gen.begin(left, right)
+        gap = self._last_now is None or now - self._last_now > _INTERRUPTED * self.period
+        if gap or self._legs_taken():
+            # The legs were not ours: start from where they are commanded to be.
+            gen.begin(*self.commanded_soles())
             dt = self.period
         else:
             dt = now - self._last_now
@@ -126,6 +129,32 @@ class WalkEngine:
         if gen.phase is Phase.STANDING:
             self.calibration.reset()
         return self._targets
+
+    def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
+        """Where the soles are commanded to be now (torso frame), whoever commands the legs."""
+        commanded = [self._servos.target(i) for i in range(NUM_JOINTS)]
+        return nao_kinematics().sole_poses(_finite(commanded))
+
+    def _legs_taken(self) -> bool:
+        """Whether the legs are commanded elsewhere than the walk last put them.
+
+        A stronger task that takes the leg servos leaves the walk's tasks running (the
+        Director revokes grants by group, not by Needs), so the walk looks at the servos:
+        the soles its last targets put the legs at, against where they are commanded now.
+        """
+        if self._targets is None:
+            return False
+        q = [self._servos.target(i) for i in _LEG_INDICES]
+        ik = self._ik
+        for sign, angles, pose in (
+            (1, q[0:6], self._targets.left_sole),
+            (-1, (q[0], *q[6:11]), self._targets.right_sole),
+        ):
+            _, p = ik._forward(sign, angles)
+            dx, dy, dz = p[0] - pose[0, 3], p[1] - pose[1, 3], p[2] - pose[2, 3]
+            if dx * dx + dy * dy + dz * dz > _TAKEN * _TAKEN or not math.isfinite(dx + dy + dz):
+                return True
+        return False
 
     def standing(self) -> bool:
         """Whether the feet are together and nothing is stepping."""

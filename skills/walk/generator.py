@@ -96,6 +96,8 @@ class WalkGenerator:
         self._hip_y = float(hip[1])
         self._hip_z = float(hip[2])
         self._sole_height = model.foot.sole_height
+        self._heel_rear = model.foot.rear
+        self._heel_inner = model.foot.inner
         self.gait = gait
         self.phase = Phase.STANDING
         self.left = Foot()
@@ -389,7 +391,13 @@ class WalkGenerator:
         g = self.gait
         # The ankle in the upright hip frame H.
         ax = foot.x - com
-        ay = stance + foot.y + sway
+        # A foot that toes out swings its heel inwards: it moves out by as much, so the heels
+        # never meet however far the walk turns.
+        side = 1.0 if stance > 0.0 else -1.0
+        heel = self._heel_rear * abs(math.sin(foot.yaw)) + self._heel_inner * (
+            1.0 - math.cos(foot.yaw)
+        )
+        ay = stance + foot.y + sway + side * heel
         az = -g.hip_height + foot.z + self._sole_height
         ankle_pitch = ankle_roll = hip_pitch = hip_roll = 0.0
         pitch_error = self._pitch - lean

@@ -71,3 +71,51 @@ def test_garbage_sensors_never_stop_the_walk_or_reach_the_servos_as_nan():
         assert np.all(np.isfinite(out.position)) and np.all(np.isfinite(out.stiffness))
     assert runtime.counters.cycle_errors == runtime.counters.provider_errors == 0
     assert np.isfinite(runtime.walk.status().odometry.x)
+
+
+def test_walk_toward_scales_its_shares_by_the_gait_and_frequency():
+    from skills.walk import WalkToward
+    from skills.walk.engine import MIN_FREQUENCY_SHARE
+
+    runtime = Runtime()
+    gait = runtime.walk.gait
+    runtime.emit(WalkToward(1.0, 0.0, 0.0), priority=10.0, emitter="walker")
+    frame = _frame()
+    runtime.step(frame)
+    assert runtime.walk.status().request.forward == pytest.approx(gait.max_forward)
+    runtime.emit(WalkToward(-0.5, 0.0, 0.0, frequency=0.0), priority=10.0, emitter="walker")
+    runtime.step(frame)
+    request = runtime.walk.status().request
+    assert request.forward == pytest.approx(-0.5 * gait.max_backward * MIN_FREQUENCY_SHARE)
+    # Beyond the ellipsoid the request is clamped, and the clamped request is what is shown.
+    runtime.emit(WalkToward(1.0, 1.0, 1.0), priority=10.0, emitter="walker")
+    runtime.step(frame)
+    r = runtime.walk.status().request
+    norm = (r.forward / gait.max_forward) ** 2 + (r.left / gait.max_left) ** 2
+    assert norm + (r.turn / gait.max_turn) ** 2 <= 1.0 + 1e-9
+
+
+def test_a_script_takes_the_legs_and_the_walk_comes_back_from_where_they_are():
+    from skills.script import Script
+
+    runtime = Runtime()
+    runtime.emit(Walk(0.15, 0.0, 0.0), priority=5.0, emitter="walker")
+    frame = _frame()
+    for _ in range(200):
+        runtime.step(frame)
+    assert runtime.walk.status().phase is Phase.WALKING
+    # The script takes the legs for its 1.5 s, is Done and gives them back.
+    runtime.emit(Script(shipped_script("StandInit")), priority=8.0, emitter="kicker")
+    limits = runtime.model.velocity * runtime.period + 1e-9
+    last = runtime.last_frame.position.copy()
+    phases = []
+    for _ in range(400):
+        out = runtime.step(frame)
+        # Never a jump: every joint within its speed limit from one frame to the next.
+        assert np.all(np.abs(out.position - last) <= limits)
+        last = out.position.copy()
+        phases.append(runtime.walk.status().phase)
+    # The walk started again from the script's stand, through its own stand, and walks.
+    assert Phase.STARTING in phases
+    assert phases[-1] is Phase.WALKING
+    assert runtime.counters.safety_faults == 0
