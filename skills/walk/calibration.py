@@ -34,9 +34,9 @@ from skills.walk.odometry import Pose2D
 #: Bounds of each axis's gain; 1 means "steps as planned". At 1.5 a 0.2 m/s walk fell on two
 #: of four perturbed NAOs (``motiond bench walk --perturb``); at 1.3 none did.
 GAIN_MIN, GAIN_MAX = 0.8, 1.3
-#: Largest drift correction per axis: m/s, m/s, rad/s. Translation biases stay small (a
-#: sideways walk fell when its forward bias grew to 0.03 m/s); the heading bias may be larger
-#: (a perturbed NAO curving at 0.2 m/s forwards needed more than 0.15 rad/s).
+#: Largest drift correction per axis: m/s, m/s, rad/s. The translation biases only need to
+#: cancel a creep of about 1 cm/s; the heading bias may be larger (a perturbed NAO curving at
+#: 0.2 m/s forwards needed more than 0.15 rad/s, and still curves at 0.3).
 BIAS_LIMIT = (0.015, 0.015, 0.3)
 #: Share of the way towards the measured correction taken after each step.
 RATE = 0.15
