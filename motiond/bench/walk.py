@@ -126,8 +126,9 @@ def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[floa
     return best_cmd, best_speed, falls
 
 
-def sprint(distance: float, forward: float, body: dict) -> float:
-    """Seconds from a standing start until the torso is ``distance`` m ahead (inf on a fall)."""
+def sprint(distance: float, forward: float, body: dict) -> tuple[float, bool]:
+    """Seconds from a standing start until the torso is ``distance`` m ahead along its first
+    heading (inf if it never gets there: it fell, or curved away), and whether it fell."""
     from motiond.walk_trial import WalkTrial, along
 
     trial = WalkTrial(**body)
@@ -139,8 +140,8 @@ def sprint(distance: float, forward: float, body: dict) -> float:
         until=lambda tr: along(0, start, tr.pose()) >= distance,
     )
     if not ok or along(0, start, trial.pose()) < distance:
-        return math.inf
-    return trial.t - t0
+        return math.inf, not ok
+    return trial.t - t0, False
 
 
 def odometry_error(distance: float, forward: float, body: dict) -> float:
@@ -230,9 +231,9 @@ def run(quick: bool, model: str | None = None, perturb: int = 0) -> BenchResult:
             fig[f"{direction}_{unit}"] = speed
             fig[f"{direction}_cmd_{unit}"] = cmd
         top = gait.max_forward
-        fig["sprint_10m_s"] = sprint(10.0, top, body)
-        _progress(f"sprint 10 m: {fig['sprint_10m_s']:.1f} s")
-        falls += not math.isfinite(fig["sprint_10m_s"])
+        fig["sprint_10m_s"], fell = sprint(10.0, top, body)
+        falls += fell
+        _progress(f"sprint 10 m: {fig['sprint_10m_s']:.1f} s{' (FELL)' if fell else ''}")
         fig["odometry_error_pct"] = odometry_error(5.0, 0.6 * top, body)
         _progress(f"odometry over 5 m: {fig['odometry_error_pct']:.1f} %")
         push_speed = min(0.2, top)

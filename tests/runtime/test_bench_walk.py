@@ -1,0 +1,56 @@
+"""The walk benchmark's machinery: schedules, trials, perturbed bodies (not the walk's speed:
+that is measured by ``motiond bench walk``, never asserted in a test)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from motiond.bench import walk as bench
+from motiond.walk_trial import Perturbation, WalkTrial, along, perturbed_model
+from naosim.model_builder import build_model
+
+
+def test_the_schedule_ramps_up_holds_and_ramps_down_as_bit_bots_do():
+    c = 0.2
+    assert bench.schedule(-0.1, c) == 0.0
+    assert bench.schedule(0.5, c) == pytest.approx(0.05)
+    assert bench.schedule(1.5, c) == pytest.approx(0.1)
+    assert bench.schedule(2.0, c) == c
+    assert bench.schedule(2.0 + 1.0 + bench.STEADY - 0.01, c) == c
+    assert bench.schedule(2.0 + 1.0 + bench.STEADY + 0.5, c) == pytest.approx(0.1)
+    assert bench.schedule(2.0 + 1.0 + bench.STEADY + 1.5, c) == pytest.approx(0.05)
+    assert bench.schedule(2.0 + 1.0 + bench.STEADY + 2.5, c) == 0.0
+
+
+def test_along_measures_in_the_start_heading_and_wraps_turns():
+    start = (1.0, 1.0, math.pi / 2)
+    assert along(0, start, (1.0, 2.0, 0.0)) == pytest.approx(1.0)  # forward is +y here
+    assert along(1, start, (0.0, 1.0, 0.0)) == pytest.approx(1.0)  # left is -x
+    assert along(2, (0.0, 0.0, 3.0), (0.0, 0.0, -3.0)) == pytest.approx(2 * math.pi - 6.0)
+
+
+def test_perturbed_bodies_differ_from_the_nominal_one_within_their_spreads():
+    nominal = build_model()
+    p = Perturbation(seed=3)
+    model, delay = perturbed_model(p)
+    again, delay_again = perturbed_model(p)
+    assert np.array_equal(model.body_mass, again.body_mass) and delay == delay_again
+    assert p.delay[0] <= delay <= p.delay[1]
+    heavy = nominal.body_mass > 0.01
+    ratio = model.body_mass[heavy] / nominal.body_mass[heavy]
+    assert np.all(np.abs(ratio - 1.0) <= p.mass + 1e-9) and not np.allclose(ratio, 1.0)
+    kp = model.actuator_gainprm[:, 0] / nominal.actuator_gainprm[:, 0]
+    assert np.all(np.abs(kp - 1.0) <= p.kp + 1e-9)
+    assert np.allclose(model.actuator_biasprm[:, 1], -model.actuator_gainprm[:, 0])
+    assert p.friction[0] <= model.geom_friction[0, 0] <= p.friction[1]
+
+
+def test_a_trial_stands_and_a_short_speed_run_reports_a_finite_speed():
+    trial = WalkTrial()
+    assert trial.run(1.0)
+    assert not trial.fell and trial.t == pytest.approx(1.0, abs=0.013)
+    ok, speed = bench.speed_run("turn", 0.5, 0, {})
+    assert ok and math.isfinite(speed) and speed > 0.0
