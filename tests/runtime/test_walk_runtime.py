@@ -6,6 +6,8 @@ from __future__ import annotations
 import attrs
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lola_io.frames import SensorFrame
 from motiond.runtime import Runtime
@@ -119,3 +121,30 @@ def test_a_script_takes_the_legs_and_the_walk_comes_back_from_where_they_are():
     assert Phase.STARTING in phases
     assert phases[-1] is Phase.WALKING
     assert runtime.counters.safety_faults == 0
+
+
+@settings(max_examples=15)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(-5.0, 5.0, allow_nan=False),
+            st.floats(-5.0, 5.0, allow_nan=False),
+            st.floats(-20.0, 20.0, allow_nan=False),
+            st.integers(1, 60),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_random_walk_requests_only_ever_send_finite_frames_within_the_limits(requests):
+    runtime = Runtime()
+    model = runtime.model
+    frame = _frame()
+    for forward, left, turn, cycles in requests:
+        runtime.emit(Walk(forward, left, turn), priority=10.0, emitter="walker")
+        for _ in range(cycles):
+            out = runtime.step(frame)
+            assert np.all(np.isfinite(out.position)) and np.all(np.isfinite(out.stiffness))
+            assert np.all(out.position >= model.lower - 1e-9)
+            assert np.all(out.position <= model.upper + 1e-9)
+    assert runtime.counters.provider_errors == runtime.counters.cycle_errors == 0
