@@ -99,4 +99,6 @@ def joint_angles(lower: np.ndarray | None = None, upper: np.ndarray | None = Non
     lo = model.lower if lower is None else lower
     hi = model.upper if upper is None else upper
     unit = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=NUM_JOINTS, max_size=NUM_JOINTS)
-    return unit.map(lambda u: lo + np.asarray(u) * (hi - lo))
+    # Clipped: lo + 1.0 * (hi - lo) can round past hi, and an angle a hair outside its limit
+    # is not "inside the limits".
+    return unit.map(lambda u: np.clip(lo + np.asarray(u) * (hi - lo), lo, hi))
