@@ -205,6 +205,8 @@ class Director(Lifecycle):
                 while runs:
                     budget -= 1
                     if budget < 0:
+                        for node, _ in runs:
+                            node.done_pending = False
                         runs.clear()
                         raise DirectorError(
                             f"more than {self.max_runs_per_update} provider runs in one update: "

@@ -16,6 +16,7 @@ from director.tree import Emit, ProviderError, TreeCore, by_precedence
 
 _NEW_TASK = RunReason.NEW_TASK
 _STARTED = RunReason.STARTED
+_SUBTASK_DONE = RunReason.SUBTASK_DONE
 
 
 class Lifecycle(TreeCore):
@@ -221,6 +222,9 @@ class Lifecycle(TreeCore):
 
     def run(self, node: Node, reason: RunReason) -> None:
         """Run the provider of a granted node and apply its answer."""
+        if reason is _SUBTASK_DONE:
+            # From here on a subtask that finishes needs a run of its own again.
+            node.done_pending = False
         if node.dead or not node.granted or node.placeholder:
             return
         group = node.group
@@ -258,10 +262,15 @@ class Lifecycle(TreeCore):
             heapq.heappush(self.waits, (ctx._wait, self.wait_seq, node, node.runs))
         if ctx._done and not node.done:
             node.done = True
-            if node.parent is None:
+            parent = node.parent
+            if parent is None:
                 self.remove(node)
-            else:
-                self.runs.append((node.parent, RunReason.SUBTASK_DONE))
+            elif not parent.done_pending:
+                # One SUBTASK_DONE run tells a parent about every subtask finished before it
+                # runs (it asks them with uses): a group of 11 servos done at once used to run
+                # 11 times and ask 11 questions each time, every cycle of a walk.
+                parent.done_pending = True
+                self.runs.append((parent, _SUBTASK_DONE))
 
     def run_handlers(self, handlers: list[Provider], node: Node, reason: RunReason) -> None:
         """Run the first enabled start or stop handler whose When holds."""

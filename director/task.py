@@ -109,6 +109,7 @@ class Node:
         "data",
         "dead",
         "done",
+        "done_pending",
         "emitter",
         "granted",
         "group",
@@ -148,6 +149,8 @@ class Node:
         self.granted = False
         self.dead = False
         self.done = False
+        # A SUBTASK_DONE run of this node is queued: more finished subtasks join it.
+        self.done_pending = False
         self.runs = 0
         self.last_cycle = -1
         self.children: dict[type, Node] = {}
