@@ -52,3 +52,20 @@ def test_goal_at_least():
 def test_unknown_bench_is_refused_with_the_known_names(capsys):
     assert main(["bench", "no-such-bench"]) == 2
     assert "unknown benchmark 'no-such-bench'" in capsys.readouterr().err
+
+
+def test_a_bad_gait_file_is_refused_by_name_before_the_daemon_starts(tmp_path, capsys):
+    gait = tmp_path / "gait.yaml"
+    gait.write_text("max_forward: 9.0\n")
+    assert main(["run", "--gait", str(gait), "--lola", str(tmp_path / "none")]) == 2
+    out = capsys.readouterr().out
+    assert "max_forward = 9.0" in out and "must be within" in out
+
+
+def test_bench_options_reach_the_benchmarks_that_take_them(capsys):
+    from motiond.bench import run_bench
+
+    assert run_bench("kinematics", quick=True, as_json=False, model="x.xml") == 2
+    assert "does not take --model" in capsys.readouterr().err
+    args = build_parser().parse_args(["bench", "walk", "--gait", "g.yaml", "--perturb", "3"])
+    assert args.gait == "g.yaml" and args.perturb == 3

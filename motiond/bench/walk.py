@@ -16,7 +16,8 @@ cycle in one process, lockstep).
 - **Pushes**: walking at 0.2 m/s (or the gait's top speed if lower), a 0.1 s push at the torso's
   centre of mass, forwards and sideways, of rising impulse; the largest survived for 3 s.
 
-``--quick`` runs fewer repetitions and levels of push; ``--model FILE`` any NAO MJCF that
+``--quick`` runs fewer repetitions and levels of push; ``--gait FILE`` a gait of one's own
+(YAML, overriding the shipped one key by key); ``--model FILE`` any NAO MJCF that
 ``motiond sim --model`` loads; ``--perturb N`` N randomly perturbed NAOs instead of one
 (masses ±5 %, centres of mass ±5 mm, servo gain and damping ±10 %, floor friction 0.7–1.0,
 actuation delay 2–4 cycles; the figures are the worst over the bodies).
@@ -205,11 +206,15 @@ def _bodies(model: str | None, perturb: int) -> list[tuple[str, dict]]:
     return [("naosim NAO", {})]
 
 
-def run(quick: bool, model: str | None = None, perturb: int = 0) -> BenchResult:
-    """Measure the walk on each body; figures are the worst over the bodies."""
+def run(
+    quick: bool, model: str | None = None, perturb: int = 0, gait: str | None = None
+) -> BenchResult:
+    """Measure the walk (the shipped gait, or the one in the YAML file ``gait``) on each body;
+    figures are the worst over the bodies."""
     from skills.walk import load_gait
 
-    gait = load_gait()
+    gait_file = gait
+    gait = load_gait(gait_file)
     reps = 2 if quick else 3
     pushes = PUSHES_NS[::2] if quick else PUSHES_NS
     limits = {
@@ -221,6 +226,7 @@ def run(quick: bool, model: str | None = None, perturb: int = 0) -> BenchResult:
     started = time.perf_counter()
     per_body = []
     for name, body in _bodies(model, perturb):
+        body = {**body, "gait": gait}
         _progress(f"body: {name}")
         fig: dict[str, float] = {}
         falls = 0
@@ -267,7 +273,8 @@ def run(quick: bool, model: str | None = None, perturb: int = 0) -> BenchResult:
         "speeds: truth along the axis over 7.5 s of steady walking, highest level with no fall",
         f"gait limits (requests are clamped there): forward {gait.max_forward}, backward "
         f"{gait.max_backward}, sideways {gait.max_left} m/s, turn {gait.max_turn} rad/s",
-        f"bodies: {', '.join(name for name, _ in _bodies(model, perturb))}"
+        f"gait: {gait_file or 'shipped'}; bodies: "
+        f"{', '.join(name for name, _ in _bodies(model, perturb))}"
         + (" (figures: the worst)" if len(per_body) > 1 else ""),
     )
     return BenchResult("walk", figures, units=units, goals=goals, notes=notes)

@@ -18,6 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--model", metavar="FILE", help="walk: a NAO MJCF to walk on (see `motiond sim --model`)"
     )
     parser.add_argument(
+        "--gait", metavar="FILE", help="walk: a YAML file of gait parameters to walk with"
+    )
+    parser.add_argument(
         "--perturb",
         metavar="N",
         type=int,
@@ -29,5 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     """Run the named benchmark and print its figures."""
     return run_bench(
-        args.name, quick=args.quick, as_json=args.json, model=args.model, perturb=args.perturb
+        args.name,
+        quick=args.quick,
+        as_json=args.json,
+        model=args.model,
+        perturb=args.perturb,
+        gait=args.gait,
     )

@@ -24,6 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="missed cycles after which a reconnection sits the robot down (default %(default)s)",
     )
     parser.add_argument(
+        "--gait",
+        metavar="FILE",
+        default=None,
+        help="a YAML file of gait parameters overriding the shipped ones (skills/walk/gait.yaml)",
+    )
+    parser.add_argument(
         "--rt-priority",
         metavar="N",
         type=int,
@@ -48,7 +54,17 @@ def main(args: argparse.Namespace) -> int:
     if not 0 <= args.rt_priority <= 99:
         print("motiond run: --rt-priority must be 0 (off) or 1..99")
         return 2
+    from motiond.runtime import Runtime
+    from skills.walk import GaitError, load_gait
+
+    try:
+        gait = load_gait(args.gait)
+    except GaitError as error:
+        print(f"motiond run: {error}")
+        return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    runtime = Runtime(safe_sit_after=args.safe_sit_after)
+    runtime.walk.set_gait(gait)
     return trio.run(
         partial(
             run_daemon,
@@ -57,5 +73,6 @@ def main(args: argparse.Namespace) -> int:
             safe_sit_after=args.safe_sit_after,
             tune=True,
             rt_priority=args.rt_priority,
+            runtime=runtime,
         )
     )
