@@ -35,14 +35,13 @@ from typing import Any
 import attrs
 import numpy as np
 
-from providers.model import load_nao_model
-from providers.model.transforms import rotation_x, rotation_y, rotation_z
+from skills.walk.balance import balance_offsets
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, parabolic_step
+from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, ratchet
+from skills.walk.soles import SoleGeometry, blend_pose
 
-_RESUME_AFTER = 0.5  # s of calm before a protective stop lets the request through again
-_LIFTED_CYCLES = 6  # consecutive cycles with no sole contact that mean "lifted", not a bounce
 # Offsets this small count as feet together (m, rad): a step cut short by an early touchdown
 # leaves the feet a little off their places, and chasing millimetres takes extra steps; the
 # stand keeps them where they are.
@@ -91,13 +90,8 @@ class WalkGenerator:
     """Foot targets for a velocity request, one :meth:`update` per cycle (module docstring)."""
 
     def __init__(self, gait: GaitParameters) -> None:
-        model = load_nao_model()
-        hip = model.joints["LHipYawPitch"].origin_xyz
-        self._hip_y = float(hip[1])
-        self._hip_z = float(hip[2])
-        self._sole_height = model.foot.sole_height
-        self._heel_rear = model.foot.rear
-        self._heel_inner = model.foot.inner
+        self._geometry = SoleGeometry()
+        self._hip_y = self._geometry.hip_y
         self.gait = gait
         self.phase = Phase.STANDING
         self.left = Foot()
@@ -111,7 +105,7 @@ class WalkGenerator:
         self.calibrate = _uncalibrated
         #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
         self.frequency = 1.0
-        self.halted: str | None = None  # why a protective stop holds the walk, if one does
+        self._protection = Protection()
         self._t = 0.0
         self._period = gait.step_period
         self._lift = 0.0
@@ -125,8 +119,6 @@ class WalkGenerator:
         self._pitch = 0.0
         self._single_support = 0.0
         self._pitch_error_mean = 0.0
-        self._calm = 0.0
-        self._airborne = 0
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
         self._blend_t = 0.0
 
@@ -174,7 +166,8 @@ class WalkGenerator:
         self._pitch = _finite(sense.pitch, self._pitch)
         lean, _ = self._lean_and_offset()
         self._pitch_error_mean += 0.1 * (self._pitch - lean - self._pitch_error_mean)
-        self._protect(dt, sense)
+        if self._protection.update(dt, sense, g):
+            self._halt()
         if self.phase is Phase.STARTING and self._blend is not None:
             return self._starting(dt)
         if self.phase is Phase.STANDING:
@@ -192,7 +185,7 @@ class WalkGenerator:
     # ------------------------------------------------------------------ steps
 
     def _blocked(self) -> bool:
-        return self.killed or self.halted is not None
+        return self.killed or self._protection.reason is not None
 
     def _leading_left(self, v: Velocity) -> bool:
         if v.left != 0.0:
@@ -291,27 +284,6 @@ class WalkGenerator:
 
     # ------------------------------------------------------------------ protection
 
-    def _protect(self, dt: float, sense: Any) -> None:
-        g = self.gait
-        airborne = not (sense.left_contact or sense.right_contact)
-        self._airborne = self._airborne + 1 if airborne else 0
-        reason = None
-        if self._airborne >= _LIFTED_CYCLES:
-            reason = "lifted"
-        elif _finite(sense.tilt, 0.0) > g.stop_tilt:
-            reason = "tilt"
-        elif math.hypot(_finite(sense.gyro[0], 0.0), _finite(sense.gyro[1], 0.0)) > g.stop_gyro:
-            reason = "gyro"
-        if reason is not None:
-            if self.halted is None:
-                self.halted = reason
-                self._halt()
-            self._calm = 0.0
-        elif self.halted is not None:
-            self._calm += dt
-            if self._calm >= _RESUME_AFTER:
-                self.halted = None
-
     def _halt(self) -> None:
         """Stop stepping at once: feet down where they are, standing."""
         if self.phase is Phase.STARTING:
@@ -329,8 +301,8 @@ class WalkGenerator:
         stand = self._targets(support=None)
         assert self._blend is not None
         k = s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)  # minimum jerk
-        left = _blend_pose(self._blend[0], stand.left_sole, k)
-        right = _blend_pose(self._blend[1], stand.right_sole, k)
+        left = blend_pose(self._blend[0], stand.left_sole, k)
+        right = blend_pose(self._blend[1], stand.right_sole, k)
         if s >= 1.0:
             self._blend = None
             self.phase = Phase.STANDING
@@ -387,55 +359,35 @@ class WalkGenerator:
         gyro_y: float,
         support: bool,
     ) -> np.ndarray:
-        """The sole pose in the torso frame for one foot's offsets."""
-        g = self.gait
-        # The ankle in the upright hip frame H.
-        ax = foot.x - com
-        # A foot that toes out swings its heel inwards: it moves out by as much, so the heels
-        # never meet however far the walk turns.
-        side = 1.0 if stance > 0.0 else -1.0
-        heel = self._heel_rear * abs(math.sin(foot.yaw)) + self._heel_inner * (
-            1.0 - math.cos(foot.yaw)
+        """One foot's sole pose (torso frame), with the balance offsets of its role."""
+        hip, ankle = balance_offsets(
+            self.gait,
+            support=support,
+            left=stance > 0.0,
+            single_support=self._single_support,
+            gyro_x=gyro_x,
+            gyro_y=gyro_y,
+            roll=self._roll,
+            pitch_error=self._pitch - lean,
         )
-        ay = stance + foot.y + sway + side * heel
-        az = -g.hip_height + foot.z + self._sole_height
-        ankle_pitch = ankle_roll = hip_pitch = hip_roll = 0.0
-        pitch_error = self._pitch - lean
-        if support:
-            ankle_pitch = g.gyro_pitch_ankle * gyro_y + g.tilt_pitch_ankle * pitch_error
-            hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error
-            ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * self._roll
-            hip_roll = g.gyro_roll_hip * gyro_x
-            if self._single_support > 0.0:
-                # The support hip's servo gives way under the body's weight and the torso tips
-                # towards the swing foot; command the hip that much further (stance > 0: left).
-                side = 1.0 if stance > 0.0 else -1.0
-                hip_roll += side * g.sag_hip_roll * self._single_support
-        elif g.level_swing > 0.0:
-            # Land flat: turn the swing sole against the torso's tilt, so it meets the floor
-            # level however the body leans.
-            ankle_pitch = -g.level_swing * pitch_error
-            ankle_roll = -g.level_swing * self._roll
-        # A hip offset turns the whole leg about the hip; an ankle offset turns the sole about
-        # the ankle. Both are small rotations of the target, so the leg IK carries them out.
-        rot = rotation_z(foot.yaw)
-        if hip_pitch or hip_roll:
-            leg = rotation_y(hip_pitch) @ rotation_x(hip_roll)
-            ax, ay, az = (leg @ np.array([ax, ay - stance, az])).tolist()
-            ay += stance
-            rot = leg @ rot
-        rot = rot @ rotation_y(ankle_pitch) @ rotation_x(ankle_roll)
-        # Into the leaning torso frame: p_T = Ry(-lean) p_H + hip centre (torso frame).
-        tilt = rotation_y(-lean)
-        ankle = tilt @ np.array([ax, ay, az])
-        rot = tilt @ rot
-        pose = np.eye(4)
-        pose[:3, :3] = rot
-        pose[:3, 3] = ankle - rot[:, 2] * self._sole_height
-        pose[2, 3] += self._hip_z
-        return pose
+        return self._geometry.pose(
+            foot.x - com,
+            foot.y + sway,
+            foot.yaw,
+            foot.z,
+            stance=stance,
+            hip_height=self.gait.hip_height,
+            lean=lean,
+            hip=hip,
+            ankle=ankle,
+        )
 
     # ------------------------------------------------------------------ state
+
+    @property
+    def halted(self) -> str | None:
+        """Why a protective stop holds the walk (``"lifted"``, ``"tilt"``, ``"gyro"``), or None."""
+        return self._protection.reason
 
     @property
     def support_left(self) -> bool | None:
@@ -452,31 +404,3 @@ def _finite(value, fallback: float) -> float:
 
 def _uncalibrated(forward: float, left: float, turn: float) -> tuple[float, float, float]:
     return forward, left, turn
-
-
-def _blend_pose(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
-    """``a`` moved towards ``b`` by share ``k``: position linearly, rotation along the
-    shortest arc (re-orthonormalised, so the IK gets a proper rotation)."""
-    if k >= 1.0:
-        return b
-    out = np.eye(4)
-    out[:3, 3] = a[:3, 3] + (b[:3, 3] - a[:3, 3]) * k
-    rel = a[:3, :3].T @ b[:3, :3]
-    angle = math.acos(max(-1.0, min(1.0, (np.trace(rel) - 1.0) / 2.0)))
-    if angle < 1e-9:
-        out[:3, :3] = b[:3, :3]
-        return out
-    axis = np.array([rel[2, 1] - rel[1, 2], rel[0, 2] - rel[2, 0], rel[1, 0] - rel[0, 1]])
-    axis /= 2.0 * math.sin(angle)
-    x, y, z = axis
-    c, s = math.cos(angle * k), math.sin(angle * k)
-    t = 1.0 - c
-    step = np.array(
-        [
-            [t * x * x + c, t * x * y - s * z, t * x * z + s * y],
-            [t * x * y + s * z, t * y * y + c, t * y * z - s * x],
-            [t * x * z - s * y, t * y * z + s * x, t * z * z + c],
-        ]
-    )
-    out[:3, :3] = a[:3, :3] @ step
-    return out

@@ -1,0 +1,50 @@
+"""Balance feedback: the small rotations the walk adds to each leg from the IMU.
+
+Returned as (hip pitch, hip roll) and (ankle pitch, ankle roll) offsets in rad, which
+``skills.walk.soles`` turns into rotations of the sole target about the hip and the ankle.
+
+- The **support** leg: the filtered gyro rates (pitch to ankle and hip pitch, roll to ankle
+  and hip roll; rUNSWift and B-Human put theirs there), the torso's pitch error and roll
+  (parameters, shipped at 0), and the servo-sag compensation of the hip roll in single support.
+- The **swing** leg: optionally levelled against the torso's tilt, so it lands flat.
+"""
+
+from __future__ import annotations
+
+from skills.walk.params import GaitParameters
+
+Offsets = tuple[tuple[float, float], tuple[float, float]]
+
+
+def balance_offsets(
+    gait: GaitParameters,
+    *,
+    support: bool,
+    left: bool,
+    single_support: float,
+    gyro_x: float,
+    gyro_y: float,
+    roll: float,
+    pitch_error: float,
+) -> Offsets:
+    """((hip pitch, hip roll), (ankle pitch, ankle roll)) for one leg.
+
+    ``single_support`` in [0, 1]: how far into single support the step is (a sine over the
+    step); ``pitch_error``: the torso's pitch beyond the gait's lean (rad).
+    """
+    g = gait
+    if support:
+        ankle_pitch = g.gyro_pitch_ankle * gyro_y + g.tilt_pitch_ankle * pitch_error
+        hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error
+        ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * roll
+        hip_roll = g.gyro_roll_hip * gyro_x
+        if single_support > 0.0:
+            # The support hip's servo gives way under the body's weight and the torso tips
+            # towards the swing foot: command the hip that much further.
+            hip_roll += (1.0 if left else -1.0) * g.sag_hip_roll * single_support
+        return (hip_pitch, hip_roll), (ankle_pitch, ankle_roll)
+    if g.level_swing > 0.0:
+        # Land flat: turn the swing sole against the torso's tilt, so it meets the floor level
+        # however the body leans.
+        return (0.0, 0.0), (-g.level_swing * pitch_error, -g.level_swing * roll)
+    return (0.0, 0.0), (0.0, 0.0)
