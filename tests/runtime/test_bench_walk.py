@@ -54,3 +54,20 @@ def test_a_trial_stands_and_a_short_speed_run_reports_a_finite_speed():
     assert not trial.fell and trial.t == pytest.approx(1.0, abs=0.013)
     ok, speed = bench.speed_run("turn", 0.5, 0, {})
     assert ok and math.isfinite(speed) and speed > 0.0
+
+
+def test_a_trial_walks_on_a_nao_mjcf_file(tmp_path):
+    from naosim.model_builder import build_spec
+
+    spec = build_spec()
+    for body in spec.bodies:
+        if body.name == "torso":
+            body.mass = body.mass * 1.05  # another NAO: a heavier torso
+    path = tmp_path / "nao_heavier.xml"
+    path.write_text(spec.to_xml())
+    trial = WalkTrial(model=str(path))
+    assert trial.sim.model.body_mass.sum() > build_model().body_mass.sum()
+    assert trial.run(1.0)
+    trial.walk(0.1)
+    assert trial.run(2.0)
+    assert trial.status().step_count > 0
