@@ -277,7 +277,7 @@ class Runtime:
         state.update(frame)
         self.now = now = self._frames * self.period
         self._frames += 1
-        posture = self.state.posture
+        posture = state.posture
         if posture is not self._posture:
             self._posture = posture
             self.director.set_state(Posture, posture)

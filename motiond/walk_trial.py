@@ -12,7 +12,6 @@ and the actuation delay off by a few percent), so a walk tuned to one model's qu
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,9 @@ from naosim.binding import load_model_file
 from naosim.model_builder import build_spec
 from naosim.sim import NaoSim
 from skills.walk import Walk
+from skills.walk.odometry import along
+
+__all__ = ["Perturbation", "WalkTrial", "along", "perturbed_model"]
 
 #: The behaviour name and priority trials emit with.
 EMITTER = "trial"
@@ -136,13 +138,3 @@ class WalkTrial:
         """Ground truth of the torso: x, y (m) and heading (rad)."""
         t = self.truth
         return float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2])
-
-
-def along(axis: int, start: tuple[float, float, float], end: tuple[float, float, float]) -> float:
-    """Displacement from ``start`` to ``end`` along ``axis`` (0 forward, 1 left) of the start
-    heading, m; for axis 2 the heading change, rad (in (-pi, pi])."""
-    if axis == 2:
-        return math.atan2(math.sin(end[2] - start[2]), math.cos(end[2] - start[2]))
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    c, s = math.cos(start[2]), math.sin(start[2])
-    return c * dx + s * dy if axis == 0 else -s * dx + c * dy

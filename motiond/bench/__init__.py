@@ -8,6 +8,7 @@ line for tools. Goals are printed beside the figures; a missed goal is reported,
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import sys
 
@@ -36,14 +37,12 @@ def run_bench(name: str, *, quick: bool, as_json: bool, **options: object) -> in
         return 2
     module = importlib.import_module(BENCHES[name])
     options = {key: value for key, value in options.items() if value}
-    try:
-        result: BenchResult = module.run(quick, **options)
-    except TypeError as error:
-        if options and "unexpected keyword" in str(error):
-            given = ", ".join(f"--{key}" for key in options)
-            print(f"motiond bench {name}: does not take {given}", file=sys.stderr)
-            return 2
-        raise
+    refused = [key for key in options if key not in inspect.signature(module.run).parameters]
+    if refused:
+        given = ", ".join(f"--{key}" for key in refused)
+        print(f"motiond bench {name}: does not take {given}", file=sys.stderr)
+        return 2
+    result: BenchResult = module.run(quick, **options)
     for line in result.lines():
         print(line)
     if as_json:

@@ -69,7 +69,8 @@ def _velocity(direction: str, command: float) -> tuple[float, float, float]:
 
 def speed_run(direction: str, command: float, seed: int, body: dict) -> tuple[bool, float]:
     """One Bit-Bots run: (did not fall, truth speed along the axis over the steady part)."""
-    from motiond.walk_trial import WalkTrial, along
+    from motiond.walk_trial import WalkTrial
+    from skills.walk.odometry import along
 
     trial = WalkTrial(seed=seed, **body)
     axis, sign = _AXES[direction]
@@ -130,7 +131,8 @@ def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[floa
 def sprint(distance: float, forward: float, body: dict) -> tuple[float, bool]:
     """Seconds from a standing start until the torso is ``distance`` m ahead along its first
     heading (inf if it never gets there: it fell, or curved away), and whether it fell."""
-    from motiond.walk_trial import WalkTrial, along
+    from motiond.walk_trial import WalkTrial
+    from skills.walk.odometry import along
 
     trial = WalkTrial(**body)
     trial.run(1.0)

@@ -43,16 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _along(axis: int, start, end) -> float:
-    """Displacement from pose ``start`` to ``end`` (x, y, theta) along ``axis`` of the start
-    heading (m), or the heading change (rad) for axis 2."""
-    if axis == 2:
-        return math.atan2(math.sin(end[2] - start[2]), math.cos(end[2] - start[2]))
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    c, s = math.cos(start[2]), math.sin(start[2])
-    return c * dx + s * dy if axis == 0 else -s * dx + c * dy
-
-
 def _truth_pose(sim) -> tuple[float, float, float]:
     t = sim.body.truth()
     return (float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
@@ -66,6 +56,7 @@ def _odometry_pose(runtime) -> tuple[float, float, float]:
 async def _walk_leg(runtime, sim, label: str, velocity, distance: float) -> dict:
     """Walk at ``velocity`` until the odometry has covered ``distance``; what happened."""
     from skills.walk import Walk
+    from skills.walk.odometry import along
 
     axis = max(range(3), key=lambda i: abs(velocity[i]))
     speed = abs(velocity[axis])
@@ -75,10 +66,10 @@ async def _walk_leg(runtime, sim, label: str, velocity, distance: float) -> dict
     covered = 0.0
     while covered < distance and runtime.now < deadline and not sim.body.truth().fallen:
         await runtime.next_cycle()
-        covered = abs(_along(axis, odo0, _odometry_pose(runtime)))
+        covered = abs(along(axis, odo0, _odometry_pose(runtime)))
     duration = runtime.now - t0
-    truth = abs(_along(axis, truth0, _truth_pose(sim)))
-    odo = abs(_along(axis, odo0, _odometry_pose(runtime)))
+    truth = abs(along(axis, truth0, _truth_pose(sim)))
+    odo = abs(along(axis, odo0, _odometry_pose(runtime)))
     unit = "rad" if axis == 2 else "m"
     return {
         "label": label,

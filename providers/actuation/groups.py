@@ -46,10 +46,7 @@ def _group_provider(group: type):
         command = ctx.task.command
         if ctx.reason is _SUBTASK_DONE:
             uses = ctx.uses
-            # Servos finish in the order they were emitted (all at once for a zero duration,
-            # which a walk sends every cycle): asking the last one first makes the check one
-            # look-up per finished servo instead of one per servo already finished.
-            for name in reversed(command.positions):
+            for name in command.positions:
                 if not uses(SERVO_TASKS[name]).done:
                     ctx.continue_()
                     return

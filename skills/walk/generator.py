@@ -4,7 +4,7 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
 
 - Each step lasts a nominal period ``T``. The support foot slides backwards under the hip at
   the walk's speed (linear profile); the swing foot travels forwards with zero speed at
-  lift-off and touchdown (``parabolic_step``) and lifts on ``lift_profile``, landing flat with
+  lift-off and touchdown (``smooth_step``) and lifts on ``lift_profile``, landing flat with
   zero vertical speed.
 - **Support exchange by foot pressure.** A step ends when the swing foot carries weight
   (at least ``switch_pressure`` kg and more than the support foot) once ``switch_min_phase``
@@ -37,7 +37,7 @@ import numpy as np
 
 from skills.walk.balance import balance_offsets
 from skills.walk.params import GaitParameters
-from skills.walk.profiles import lift_profile, linear_step, parabolic_step
+from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, ratchet
 from skills.walk.soles import SoleGeometry, blend_pose
@@ -242,20 +242,20 @@ class WalkGenerator:
         if lead > 0.0:
             t += lead * min(1.0, t / (_LEAD_RAMP * self._period))
         s = min(1.0, t / self._period)
-        lin, par, up = linear_step(s), parabolic_step(s), lift_profile(s)
+        lin, par, up = linear_step(s), smooth_step(s), lift_profile(s)
         (l0, r0), (l1, r1) = self._start, self._end
         swing, support = (self.left, self.right) if self.swing_left else (self.right, self.left)
         sw0, sw1 = (l0, l1) if self.swing_left else (r0, r1)
         su0, su1 = (r0, r1) if self.swing_left else (l0, l1)
         # A foot moves sideways only once it is off the ground (rUNSWift's dead time).
-        side = parabolic_step(s, self.gait.side_dead_share)
+        side = smooth_step(s, self.gait.side_dead_share)
         for foot, a, b, k, ky in ((swing, sw0, sw1, par, side), (support, su0, su1, lin, lin)):
             foot.x = a.x + (b.x - a.x) * k
             foot.y = a.y + (b.y - a.y) * ky
             foot.yaw = a.yaw + (b.yaw - a.yaw) * k
         swing.z = self._lift * up
         settle = min(1.0, s / _SETTLE_SHARE)
-        support.z = self._support_lift * (1.0 - parabolic_step(settle))
+        support.z = self._support_lift * (1.0 - smooth_step(settle))
 
     def _step_ended(self, sense: Any) -> bool:
         g = self.gait

@@ -1,17 +1,13 @@
-"""Odometry: the robot's pose integrated from the steps the walk executed.
-
-While a foot supports the robot it stays where it is on the ground, so every change of its
-pose relative to the hips is the hips moving the other way: with the foot's pose in the body
-frame ``F`` before and ``F'`` after a cycle, the body moved by ``F · F'⁻¹``. The poses are the
-commanded ones (the executed steps); a foot that slips makes the odometry drift, which
-``motiond bench walk`` measures against ground truth.
-"""
+"""Odometry: the robot's pose on the floor from its measured legs and gyroscope
+(:class:`LegOdometry`), and the plane poses it is told in (:class:`Pose2D`)."""
 
 from __future__ import annotations
 
 import math
 
 import attrs
+
+from providers.model import nao_leg_ik
 
 
 @attrs.frozen
@@ -41,26 +37,17 @@ def _wrap(angle: float) -> float:
     return math.atan2(math.sin(angle), math.cos(angle))
 
 
-class Odometry:
-    """The robot's pose since the walk started: advanced by the support foot's motion."""
-
-    def __init__(self) -> None:
-        self.pose = Pose2D()
-        self.distance = 0.0  # m travelled, summed over cycles
-
-    def reset(self, pose: Pose2D | None = None) -> None:
-        """Start again from ``pose`` (the origin by default)."""
-        self.pose = pose if pose is not None else Pose2D()
-        self.distance = 0.0
-
-    def support_moved(self, before: Pose2D, after: Pose2D) -> None:
-        """The support foot's pose in the body frame went from ``before`` to ``after``."""
-        delta = before.compose(after.inverse())
-        self.pose = self.pose.compose(delta)
-        self.distance += math.hypot(delta.x, delta.y)
+def along(axis: int, start: tuple[float, float, float], end: tuple[float, float, float]) -> float:
+    """Displacement from pose ``start`` to ``end`` (x, y, theta) along ``axis`` of the start
+    heading (0 forward, 1 left; m), or for axis 2 the heading change (rad, in (-pi, pi])."""
+    if axis == 2:
+        return _wrap(end[2] - start[2])
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    c, s = math.cos(start[2]), math.sin(start[2])
+    return c * dx + s * dy if axis == 0 else -s * dx + c * dy
 
 
-class LegOdometry(Odometry):
+class LegOdometry:
     """Odometry from the *measured* legs, by foot placement.
 
     The foot that carries more weight stands still on the ground. The body's pose is that
@@ -79,9 +66,8 @@ class LegOdometry(Odometry):
     CALM_CYCLES = 80
 
     def __init__(self) -> None:
-        super().__init__()
-        from providers.model import nao_leg_ik
-
+        #: The robot's pose since the start (or the last :meth:`reset`).
+        self.pose = Pose2D()
         self._ik = nao_leg_ik()
         self._support = -1  # 0 left, 1 right; -1 before the first measurement
         self._foot_world = Pose2D()  # ground pose of the support foot
@@ -92,7 +78,7 @@ class LegOdometry(Odometry):
 
     def reset(self, pose: Pose2D | None = None) -> None:
         """Start again from ``pose`` (the origin by default)."""
-        super().reset(pose)
+        self.pose = pose if pose is not None else Pose2D()
         self._support = -1
         self._yaw = self.pose.theta
 
@@ -136,9 +122,7 @@ class LegOdometry(Odometry):
         foot = feet[self._support]
         world = self._foot_world
         self._foot_world = Pose2D(world.x, world.y, _wrap(self._yaw + foot.theta))
-        pose = self._foot_world.compose(foot.inverse())
-        self.distance += math.hypot(pose.x - self.pose.x, pose.y - self.pose.y)
-        self.pose = pose
+        self.pose = self._foot_world.compose(foot.inverse())
 
     def _foot(self, sign: int, angles, roll: float, pitch: float) -> Pose2D:
         (x, _, _), p = self._ik._forward(sign, [float(a) for a in angles])

@@ -17,7 +17,7 @@ def linear_step(s: float) -> float:
     return 0.0 if s <= 0.0 else 1.0 if s >= 1.0 else s
 
 
-def parabolic_step(s: float, dead: float = 0.0) -> float:
+def smooth_step(s: float, dead: float = 0.0) -> float:
     """The swing foot's travel: 0 → 1 with zero speed at lift-off and touchdown (half cosine).
 
     ``dead`` is a share of the step at each end with no travel (a foot only moves sideways

@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from motiond.bench import walk as bench
-from motiond.walk_trial import Perturbation, WalkTrial, along, perturbed_model
+from motiond.walk_trial import Perturbation, WalkTrial, perturbed_model
 from naosim.model_builder import build_model
+from skills.walk.odometry import along
 
 
 def test_the_schedule_ramps_up_holds_and_ramps_down_as_bit_bots_do():

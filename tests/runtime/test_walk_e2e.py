@@ -13,6 +13,7 @@ import pytest
 from motiond.runtime import Runtime
 from motiond.simulated import simulated_daemon
 from skills.walk import KillWalk, Phase, Walk
+from skills.walk.odometry import along
 
 PRIORITY = 5.0
 
@@ -25,14 +26,6 @@ def _truth(sim) -> tuple[float, float, float]:
 def _odometry(runtime) -> tuple[float, float, float]:
     o = runtime.walk.status().odometry
     return o.x, o.y, o.theta
-
-
-def _along(axis: int, start, end) -> float:
-    if axis == 2:
-        return math.atan2(math.sin(end[2] - start[2]), math.cos(end[2] - start[2]))
-    dx, dy = end[0] - start[0], end[1] - start[1]
-    c, s = math.cos(start[2]), math.sin(start[2])
-    return c * dx + s * dy if axis == 0 else -s * dx + c * dy
 
 
 async def _stand_ready():
@@ -50,12 +43,12 @@ async def _walk(
     truth0, odo0, t0 = _truth(sim), _odometry(runtime), runtime.now
     runtime.emit(Walk(*velocity), priority=PRIORITY, emitter="test")
     deadline = t0 + 4.0 * distance / abs(velocity[axis]) + 3.0
-    while abs(_along(axis, odo0, _odometry(runtime))) < distance:
+    while abs(along(axis, odo0, _odometry(runtime))) < distance:
         assert runtime.now < deadline, "\n".join([*story, f"{velocity}: timed out"])
         assert not sim.body.truth().fallen, "\n".join([*story, f"{velocity}: FELL"])
         await runtime.next_cycle()
-    truth = abs(_along(axis, truth0, _truth(sim)))
-    odo = abs(_along(axis, odo0, _odometry(runtime)))
+    truth = abs(along(axis, truth0, _truth(sim)))
+    odo = abs(along(axis, odo0, _odometry(runtime)))
     story.append(
         f"asked {velocity} for {distance:.3f}: truth {truth:.3f}, odometry {odo:.3f}"
         f" in {runtime.now - t0:.1f} s"
