@@ -27,6 +27,18 @@ JOINT_DAMPING = 1.084  # N m s / rad
 JOINT_ARMATURE = 0.045  # kg m^2
 JOINT_FRICTIONLOSS = 0.03  # N m
 TIMESTEP = 0.003  # s; four steps per LoLA cycle
+
+#: Peak torque of the leg servos (hips, knees, ankles), N m. The NAO URDF's efforts (3.02 N m
+#: for the pitch joints, 3.35 for the rolls) are near the motors' nominal, continuous torque;
+#: with the 1.084 damping they made a leg joint that could not pass 2.8 rad/s, where a NAO's
+#: reach 6.4 (pitch) and 4.2 rad/s (roll). Aldebaran's motor table (NAO H25 "Motors",
+#: RE-Max 24: stall 59.5 mN m, 8,000 rpm; 130.85:1 pitch, 201.3:1 roll and hip yaw-pitch) gives
+#: 7.78 and 11.97 N m at stall before gear losses. 5.0 N m, the public HULKs NAO model's force
+#: range, keeps naosim's torque-speed line (5.0 - 1.084 w) under the pitch motors' own for any
+#: gear efficiency from 0.65 up, and under the rolls' up to 3.5 rad/s (near their 4.16 rad/s
+#: limit, where both give under 1 N m). docs/architecture.md "naosim" has the figures.
+LEG_PEAK_TORQUE = 5.0
+_LEG_JOINT_PARTS = ("Hip", "Knee", "Ankle")
 # The HULKs model integrates with RK4; at the same 3 ms step RK4 costs 3.7x the time of
 # implicitfast here (316 vs 86 us per step, measured with contacts), which alone would cap the
 # simulator below 10x real time. implicitfast treats the joint damping implicitly, so it stays
@@ -55,6 +67,13 @@ ROBOT_GEOM_GROUP = 1
 
 _RGBA_ROBOT = (0.85, 0.85, 0.88, 1.0)
 _RGBA_FOOT = (0.3, 0.3, 0.35, 1.0)
+
+
+def peak_torque(joint: JointSpec) -> float:
+    """The servo's torque limit for ``joint``, N m (legs: :data:`LEG_PEAK_TORQUE`)."""
+    if any(part in joint.name for part in _LEG_JOINT_PARTS):
+        return LEG_PEAK_TORQUE
+    return float(joint.effort)
 
 
 def _quat(rpy: tuple[float, float, float]) -> list[float]:
@@ -225,7 +244,8 @@ def build_spec(
         act.trntype = mujoco.mjtTrn.mjTRN_JOINT
         act.set_to_position(kp=SERVO_KP)
         act.forcelimited = mujoco.mjtLimited.mjLIMITED_TRUE
-        act.forcerange = [-joint.effort, joint.effort]
+        effort = peak_torque(joint)
+        act.forcerange = [-effort, effort]
         act.ctrllimited = mujoco.mjtLimited.mjLIMITED_FALSE
 
     if ball:

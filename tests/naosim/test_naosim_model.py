@@ -6,8 +6,15 @@ import mujoco
 import numpy as np
 import pytest
 
-from lola_io.joints import JOINT_NAMES
-from naosim.model_builder import BALL_MASS, MIN_MASS, build_model, build_spec
+from lola_io.joints import JOINT_NAMES, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from naosim.model_builder import (
+    BALL_MASS,
+    JOINT_DAMPING,
+    LEG_PEAK_TORQUE,
+    MIN_MASS,
+    build_model,
+    build_spec,
+)
 from providers.model import load_nao_model
 
 
@@ -51,6 +58,22 @@ def test_mass_matches_the_model_data_up_to_the_placeholder_clamp():
     assert robot == pytest.approx(nao.total_mass, abs=0.005)
 
 
+LEG_JOINT_NAMES = frozenset(LEFT_LEG_JOINTS + RIGHT_LEG_JOINTS)
+
+
+def test_leg_servos_stay_under_aldebarans_motor_line():
+    """The leg torque-speed line is no stronger than a NAO leg motor with 65 % gear efficiency.
+
+    Aldebaran's table (RE-Max 24): stall 7.78 N m and 6.40 rad/s no-load through 130.85:1
+    (pitch); 11.97 N m and 4.16 rad/s through 201.3:1 (rolls, hip yaw-pitch), before gear losses.
+    """
+    for stall, no_load, up_to in ((7.78, 6.40, 6.40), (11.97, 4.16, 3.5)):
+        speed = np.linspace(0.0, up_to, 50)
+        motor = 0.65 * stall * (1.0 - speed / no_load)
+        sim = np.maximum(LEG_PEAK_TORQUE - JOINT_DAMPING * speed, 0.0)
+        assert np.all(sim <= motor + 1e-9)
+
+
 def test_joint_limits_axes_and_servo_figures_come_from_the_model():
     nao = load_nao_model()
     m = build_model()
@@ -60,7 +83,8 @@ def test_joint_limits_axes_and_servo_figures_come_from_the_model():
         assert j.range.tolist() == pytest.approx([spec.lower, spec.upper])
         assert m.jnt_axis[j.id] == pytest.approx(np.array(spec.axis) / np.linalg.norm(spec.axis))
         act = m.actuator(name)
-        assert act.forcerange.tolist() == pytest.approx([-spec.effort, spec.effort])
+        effort = LEG_PEAK_TORQUE if name in LEG_JOINT_NAMES else spec.effort
+        assert act.forcerange.tolist() == pytest.approx([-effort, effort])
         assert m.dof_damping[j.dofadr[0]] == pytest.approx(1.084)
         assert m.dof_armature[j.dofadr[0]] == pytest.approx(0.045)
 
