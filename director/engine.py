@@ -173,8 +173,8 @@ class Director(Lifecycle):
             self._drain()
             waits = self.waits
             while waits and waits[0][0] <= now:
-                _, _, node, runs = heapq.heappop(waits)
-                if node.runs == runs and node.granted and not node.dead:
+                _, _, node, epoch = heapq.heappop(waits)
+                if node.wait_epoch == epoch and node.granted and not node.dead:
                     self.runs.append((node, _SUBTASK_DONE))
                     self._drain()
             cycle = self.cycle
@@ -267,6 +267,7 @@ class Director(Lifecycle):
         node.data = data
         node.name = name
         node.done = False
+        node.wait_epoch += 1
         was_running = node.granted
         if node.priority != priority or node.optional != optional:
             node.priority = priority

@@ -132,6 +132,7 @@ class Lifecycle(TreeCore):
                     child.data = data
                     child.name = name
                     child.done = False
+                    child.wait_epoch += 1
                     runs.append((child, _NEW_TASK))
                 return
         self._apply_pack_slow(owner, emits)
@@ -170,6 +171,7 @@ class Lifecycle(TreeCore):
             child.data = data
             child.name = name
             child.done = False
+            child.wait_epoch += 1
             child.placeholder = False
             if child.granted:
                 self.runs.append((child, _STARTED if was_placeholder else _NEW_TASK))
@@ -193,6 +195,7 @@ class Lifecycle(TreeCore):
         if child.granted and not child.placeholder:
             self.run_handlers(child.group.stops, child, RunReason.STOPPED)
         child.data = None
+        child.wait_epoch += 1
         child.name = f"{child.group.name}*"
         child.placeholder = True
         child.priority = math.inf
@@ -255,11 +258,15 @@ class Lifecycle(TreeCore):
             return
         ctx._open = False
         emits = ctx._emits
-        if emits or (node.children and not (ctx._continue or ctx._done or ctx._wait is not None)):
+        keeps = ctx._continue or ctx._done
+        if emits or (node.children and not (keeps or ctx._wait is not None)):
             self.apply_pack(node, emits or {})
+        if emits or ctx._wait is not None or not keeps:
+            # NUbots' Wait is a subtask: Continue keeps it, a fresh pack or a new Wait does not.
+            node.wait_epoch += 1
         if ctx._wait is not None:
             self.wait_seq += 1
-            heapq.heappush(self.waits, (ctx._wait, self.wait_seq, node, node.runs))
+            heapq.heappush(self.waits, (ctx._wait, self.wait_seq, node, node.wait_epoch))
         if ctx._done and not node.done:
             node.done = True
             parent = node.parent

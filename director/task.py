@@ -122,6 +122,7 @@ class Node:
         "runs",
         "serial",
         "type",
+        "wait_epoch",
     )
 
     def __init__(
@@ -152,6 +153,9 @@ class Node:
         # A SUBTASK_DONE run of this node is queued: more finished subtasks join it.
         self.done_pending = False
         self.runs = 0
+        # A pending Wait fires only while this is unchanged: a fresh pack, a new Wait or a
+        # re-emission of the task bumps it; a run that answers Continue (or Done) does not.
+        self.wait_epoch = 0
         self.last_cycle = -1
         self.children: dict[type, Node] = {}
         #: The provide run's context, reused from run to run (see `Lifecycle.run`).

@@ -331,8 +331,26 @@ class TreeCore:
                 group.pushed_by = None
                 group.push_provider = None
                 self.revision += 1
-                if group.task is not None and not group.task.dead:
+                if group.task is not None and not group.task.dead and not self._pass_push(group):
                     self.regrant(group.task)
+
+    def _pass_push(self, group: Group) -> bool:
+        """Hand a released push to the strongest waiting task that still wants it (NUbots'
+        push_displace): a task blocked on the same When must not wait forever because a
+        stronger pusher went away. False when nobody that outranks the holder wants it."""
+        for node in sorted(self.queued, key=by_precedence):
+            if node.dead or node.granted:
+                continue
+            for provider in node.group.providers:
+                if not provider.enabled or not provider.when:
+                    continue
+                pushes: list = []
+                self._when_ok(provider, node, pushes)
+                wanted = [push for push in pushes if push[0] is group]
+                if wanted:
+                    self._apply_pushes(wanted)
+                    return True
+        return False
 
     def regrant(self, node: Node) -> None:
         """Choose the provider of a running node again (push released, provider disabled)."""
