@@ -120,6 +120,8 @@ class Director(Lifecycle):
             label,
         )
         group.add(provider)
+        if provider.causing:
+            self.pushable = True
         if every_cycle and group not in self._every_cycle:
             self._every_cycle.append(group)
         if self.queued:
@@ -213,6 +215,8 @@ class Director(Lifecycle):
                             "providers keep re-triggering each other"
                         )
                     run(*popleft())
+                if self.pushable and self.settle_pushes():
+                    continue
                 if not inbox:
                     return
                 self._apply_op(inbox.popleft())

@@ -90,6 +90,22 @@ class Lifecycle(TreeCore):
             else:
                 self.remove(child)
 
+    def revoke(self, node: Node, lost: Group) -> None:
+        """``node`` lost ``lost``, a group its provider Needs: NUbots' rule. Its subtree stops,
+        it gives its own group up (its stop runs, a watcher may take it) and waits for ``lost``,
+        to start afresh (STARTED) once it can hold all its Needs again, or at once with another
+        of its group's providers that does not need ``lost``. Its new holder took ``lost`` by
+        beating it and keeps it on a tie, so this cannot take it back in the same update."""
+        self.revision += 1
+        self.drop_children(node)
+        group = node.group
+        if self._go_idle(node):
+            self.offer(group)
+        node.lost = lost
+        self.enqueue(node, {lost: None})
+        if not node.granted:
+            self.evaluate_pack_of(node)
+
     def _go_idle(self, node: Node) -> bool:
         """If ``node`` still holds its group, the group goes idle: its stop runs. True if so."""
         group = node.group
@@ -113,6 +129,15 @@ class Lifecycle(TreeCore):
         """Apply the subtasks a provider emitted; the fast path skips arbitration."""
         if owner.dead or not owner.granted:
             return
+        provider = owner.group.provider
+        if provider is not None and provider.needs:
+            # A subtask the provider Needs is required whatever it was emitted as: the
+            # provider cannot run without it, and an optional one would let any weaker task
+            # take it and revoke the provider, which takes it back, every cycle.
+            for task_type in provider.needs:
+                emit = emits.get(task_type)
+                if emit is not None and emit[2]:
+                    emits[task_type] = (emit[0], emit[1], False, emit[3])
         children = owner.children
         if len(emits) == len(children):
             for task_type, (_, priority, optional, _) in emits.items():

@@ -114,6 +114,7 @@ class Node:
         "granted",
         "group",
         "last_cycle",
+        "lost",
         "name",
         "optional",
         "parent",
@@ -156,6 +157,8 @@ class Node:
         # A pending Wait fires only while this is unchanged: a fresh pack, a new Wait or a
         # re-emission of the task bumps it; a run that answers Continue (or Done) does not.
         self.wait_epoch = 0
+        #: The group it Needs and lost to another task, while it waits for it (the view shows it).
+        self.lost: Group | None = None
         self.last_cycle = -1
         self.children: dict[type, Node] = {}
         #: The provide run's context, reused from run to run (see `Lifecycle.run`).

@@ -63,6 +63,9 @@ class TreeCore:
         self.states: dict[Any, Any] = {}
         self.queued: dict[Node, None] = {}
         self.pushes: dict[Group, Node] = {}
+        #: Some provider has a Causing: pushes are settled after every step (see
+        #: `settle_pushes`); a tree without one never pays for it.
+        self.pushable = False
         # The newest provider errors only: a provider failing every cycle on a robot must not
         # grow memory without bound. `error_count` keeps the total.
         self.errors: deque[ProviderError] = deque(maxlen=100)
@@ -196,6 +199,7 @@ class TreeCore:
             group.task = node
             group.provider = provider
             node.granted = True
+            node.lost = None
             self.queued.pop(node, None)
             if old is not None:
                 old.granted = False
@@ -211,16 +215,50 @@ class TreeCore:
                         stops.append((group, old))
             if not node.placeholder:
                 runs.append((node, _STARTED if old is None or old.placeholder else _NEW_TASK))
+        losers: list[tuple[Node, Group]] = []
         for old in displaced:
             if not old.dead:
                 self.enqueue(old, {old.group: None})
                 self.drop_children(old)
+                loser = self._loses_needs(old)
+                if loser is not None:
+                    losers.append((loser, old.group))
         for group, old in stops:
             self.run_handlers(group.stops, old, RunReason.STOPPED)
         for node, old, revived in handed:
             self._settle_handover(node, old, revived)
         for group in contested:
             self.offer(group)
+        for loser, lost in losers:
+            if not loser.dead and loser.granted:
+                self.revoke(loser, lost)
+
+    @staticmethod
+    def _loses_needs(old: Node) -> Node | None:
+        """The task that can no longer run because ``old`` lost its group (NUbots' Needs).
+
+        ``old``'s parent Needs it; if that parent is itself a needed subtask, its own parent
+        loses too, and so on up: the highest such ancestor is returned (its whole subtree
+        stops). None when ``old`` is not needed, or the group went to a task of the same family
+        (the loser would be one of the new holder's own ancestors).
+        """
+        holder = old.group.task
+        family = set(map(id, holder.chain())) if holder is not None else set()
+        loser = None
+        node = old
+        while node.parent is not None:
+            parent = node.parent
+            provider = parent.group.provider
+            if (
+                parent.dead
+                or not parent.granted
+                or provider is None
+                or node.type not in provider.needs
+                or id(parent) in family
+            ):
+                break
+            loser = node = parent
+        return loser
 
     def _settle_handover(self, node: Node, old: Node, revived: list[Node]) -> None:
         """Re-arbitrate an inherited subtree: it now competes with its new holder's priority.
@@ -309,28 +347,66 @@ class TreeCore:
             if not node.granted and not node.dead:
                 self.evaluate_pack_of(node)
 
-    def _apply_pushes(self, pushes: list) -> None:
+    def _apply_pushes(self, pushes: list) -> bool:
+        """Apply found pushes (strongest first); a weaker task never takes a push over."""
+        changed = False
         for group, provider, pusher in pushes:
             holder = group.task
             if pusher.dead or holder is None or holder.placeholder:
                 continue
-            if group.pushed_by is pusher and group.provider is provider:
+            current = group.pushed_by
+            if current is pusher and group.provider is provider:
+                continue
+            if current is not None and current is not pusher and not beats(pusher, current):
                 continue
             group.pushed_by = pusher
             group.push_provider = provider
             self.pushes[group] = pusher
             self.revision += 1
+            changed = True
             if group.provider is not provider:
                 group.provider = provider
                 self.runs.append((holder, RunReason.PUSHED))
+        return changed
+
+    def settle_pushes(self) -> bool:
+        """Keep every push with the strongest waiting task that wants it (director.md).
+
+        A push whose group went idle, or whose pusher no longer outranks the group's task,
+        passes to the strongest task that still may push it, or is released. A waiting task
+        that wants a push it could now take (a holder appeared after it was tried, or it
+        outranks the pusher) takes it. True if anything changed. Run after each step, only
+        when some provider has a Causing.
+        """
+        changed = False
+        for group, pusher in list(self.pushes.items()):
+            holder = group.task
+            live = holder is not None and not holder.dead and not holder.placeholder
+            if not pusher.dead and live and beats(pusher, holder):
+                continue
+            self._drop_push(group)
+            changed = True
+            if live and not self._pass_push(group):
+                self.regrant(holder)
+        pushes: list = []
+        for node in sorted(self.queued, key=by_precedence):
+            if node.dead or node.granted:
+                continue
+            for provider in node.group.providers:
+                if provider.enabled and provider.when:
+                    self._when_ok(provider, node, pushes)
+        return self._apply_pushes(pushes) or changed
+
+    def _drop_push(self, group: Group) -> None:
+        del self.pushes[group]
+        group.pushed_by = None
+        group.push_provider = None
+        self.revision += 1
 
     def _release_pushes(self) -> None:
         for group, pusher in list(self.pushes.items()):
             if pusher.dead:
-                del self.pushes[group]
-                group.pushed_by = None
-                group.push_provider = None
-                self.revision += 1
+                self._drop_push(group)
                 if group.task is not None and not group.task.dead and not self._pass_push(group):
                     self.regrant(group.task)
 
@@ -370,6 +446,9 @@ class TreeCore:
         raise NotImplementedError
 
     def release(self, node: Node) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def revoke(self, node: Node, lost: Group) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
     def drop_children(self, node: Node) -> None:  # pragma: no cover - overridden

@@ -26,6 +26,10 @@ class TaskView:
     emitter: str
     provider: str | None
     waits_for: tuple[str, ...]
+    #: A group its provider Needs that another task took (it stopped and waits for it).
+    lost: str | None = None
+    #: The deadline of its pending ``ctx.wait``, if any.
+    wait_until: float | None = None
 
 
 @attrs.frozen
@@ -68,6 +72,10 @@ class TreeView:
                 text += f"  by {task.provider}"
             if task.waits_for:
                 text += f"  waits for {', '.join(task.waits_for)}"
+            if task.lost:
+                text += f"  (lost {task.lost}, which it Needs)"
+            if task.wait_until is not None:
+                text += f"  Wait until t={task.wait_until:.3f}"
             lines.append(text)
         pushed = [g for g in self.groups if g.pushed_by]
         for group in pushed:
@@ -79,7 +87,14 @@ class TreeView:
         return "\n".join(lines)
 
 
-def _walk(node: Node, depth: int, emitter: str, blocked: dict[int, list[str]], out: list) -> None:
+def _walk(
+    node: Node,
+    depth: int,
+    emitter: str,
+    blocked: dict[int, list[str]],
+    waits: dict[int, float],
+    out: list,
+) -> None:
     if node.dead:
         return
     group = node.group
@@ -102,10 +117,12 @@ def _walk(node: Node, depth: int, emitter: str, blocked: dict[int, list[str]], o
             emitter,
             provider,
             tuple(blocked.get(id(node), ())),
+            node.lost.name if node.lost is not None and not node.granted else None,
+            waits.get(id(node)),
         )
     )
     for child in node.children.values():
-        _walk(child, depth + 1, emitter, blocked, out)
+        _walk(child, depth + 1, emitter, blocked, waits, out)
 
 
 def snapshot(core: TreeCore, emitters: list[Emitter]) -> TreeView:
@@ -128,10 +145,14 @@ def snapshot(core: TreeCore, emitters: list[Emitter]) -> TreeView:
                 group.pushed_by.name if group.pushed_by is not None else None,
             )
         )
+    waits: dict[int, float] = {}
+    for deadline, _, node, epoch in core.waits:
+        if node.wait_epoch == epoch and not node.dead:
+            waits[id(node)] = min(deadline, waits.get(id(node), deadline))
     tasks: list[TaskView] = []
     for emitter in emitters:
         for root in emitter.roots.values():
-            _walk(root, 0, emitter.name, blocked, tasks)
+            _walk(root, 0, emitter.name, blocked, waits, tasks)
     errors = tuple(
         f"{e.provider_name} on {e.task_name} ({e.reason.value}): {e.message}"
         for e in list(core.errors)[-5:]

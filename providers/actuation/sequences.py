@@ -5,10 +5,9 @@ Done it emits the next one. After the last it answers Done and keeps the last co
 servos hold their targets) until its parent removes it.
 
 A sequence that (re)starts for any reason other than SUBTASK_DONE (a new task, or being granted
-again after losing its own group) plays from its first frame: the robot may have moved
-meanwhile, and the first frame is the one written to start from anywhere. When only servos
-further down are taken, the sequence keeps its place and the group command it was on is
-replayed from where the joints are once they come back.
+again after losing its group or a servo under it: the Director revokes a provider that loses a
+group it Needs) plays from its first frame: the robot may have moved meanwhile, and the first
+frame is the one written to start from anywhere.
 """
 
 from __future__ import annotations

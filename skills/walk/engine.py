@@ -138,9 +138,10 @@ class WalkEngine:
     def _legs_taken(self) -> bool:
         """Whether the legs are commanded elsewhere than the walk last put them.
 
-        A stronger task that takes the leg servos leaves the walk's tasks running (the
-        Director revokes grants by group, not by Needs), so the walk looks at the servos:
-        the soles its last targets put the legs at, against where they are commanded now.
+        A stronger task that takes the legs revokes the walk (a lost Need) and the walk
+        starts afresh when they are free; a takeover too short for the tick gap to show is
+        seen here: the soles its last targets put the legs at, against where they are
+        commanded now.
         """
         if self._targets is None:
             return False

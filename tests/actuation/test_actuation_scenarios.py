@@ -338,7 +338,7 @@ def test_every_shipped_script_plays_to_its_final_pose(name) -> None:
     assert rig.director.run_state(rig.emitter(), Script) is RunState.NO_TASK
 
 
-def test_a_script_that_lost_its_joints_resumes_its_frame_from_where_the_joint_is() -> None:
+def test_a_script_that_lost_its_joints_starts_that_sequence_afresh() -> None:
     rig = Rig()
     low = script_of((0.24, {"HeadYaw": 0.5}), (0.24, {"HeadYaw": -0.5}))
     rig.emit(Script(low), priority=1.0, emitter="low")
@@ -349,11 +349,14 @@ def test_a_script_that_lost_its_joints_resumes_its_frame_from_where_the_joint_is
     assert rig.servos.target(YAW) == 0.0
     rig.step(10)  # t = 0.492: the Head command is Done and removed
     assert rig.angle("HeadYaw") == 0.0
-    # The script gets the head back and replays its current frame from where the joint is,
-    # over the frame's whole duration.
-    assert rig.servos.target(YAW) == -0.5
+    # The head sequence lost its Head group, a Need: it stopped and waited (NUbots), and now
+    # starts afresh from its first frame (written to start from anywhere), from where the
+    # joint is.
+    assert rig.servos.target(YAW) == 0.5
     rig.step(19)
-    assert -0.5 < rig.angle("HeadYaw") < 0.0
-    rig.step()  # t = 0.732
+    assert 0.0 < rig.angle("HeadYaw") < 0.5
+    rig.step(20)  # t = 0.96: the first frame is over, the second is under way
+    assert rig.servos.target(YAW) == -0.5
+    rig.step(20)
     assert rig.angle("HeadYaw") == -0.5
     assert rig.director.run_state(rig.emitter("low"), Script) is RunState.NO_TASK

@@ -8,7 +8,7 @@ holders and reservations taking their group back, both found by longer hypothesi
 
 from director_harness import Harness, assert_log, task
 
-from director import When
+from director import RunState, When
 
 Servo = task("Servo", "p")
 Parent = task("Parent", "n")
@@ -123,10 +123,15 @@ def test_a_group_taken_from_a_dying_holder_is_offered_to_stronger_watchers():
     h.d.set_state("ok", True)
     h.update()
     # Walk(2) takes every group of the dying Walk(1) (another provider: no handover), but the
-    # Servo it reserves is then offered to Servo(9), which outranks it.
+    # Servo it reserves is then offered to Servo(9), which outranks it. Walk(2) has lost a
+    # Need (its IK's Servo) before it ran: it waits (NUbots), it does not run without it.
     first.emit_none(Walk)
-    assert_log(h.update(), [("Balanced", "NEW_TASK", Walk(2)), ("Servo", "NEW_TASK", Servo(9))])
+    assert_log(h.update(), [("Servo", "NEW_TASK", Servo(9))])
     assert h.holder(Servo) == Servo(9)
+    assert h.d.run_state(second, Walk) is RunState.QUEUED
+    first.emit_none(Servo)
+    assert_log(h.update(), [("Balanced", "NEW_TASK", Walk(2))])
+    assert h.d.run_state(second, Walk) is RunState.RUNNING
 
 
 def test_a_sibling_cannot_split_an_inherited_subtree():
@@ -155,7 +160,7 @@ def test_a_sibling_cannot_split_an_inherited_subtree():
     ]
 
 
-def test_a_need_left_unfilled_takes_its_group_back_from_an_optional_task():
+def test_a_needed_subtask_is_required_even_when_emitted_optional():
     Walk = task("Walk", "v")
     IK = task("IK", "x")
     h = Harness()
@@ -169,14 +174,15 @@ def test_a_need_left_unfilled_takes_its_group_back_from_an_optional_task():
     h.provider(IK, kind="stop")
     walker, other = h.d.emitter("walker"), h.d.emitter("other")
     walker.emit(Walk(0), priority=0)
-    h.update()
+    assert_log(h.update(), [("Walk", "NEW_TASK", Walk(0)), ("IK", "NEW_TASK", IK(0))])
     other.emit(IK(9), priority=1, optional=True)
-    # Both optional: the stronger priority takes IK, and Walk's optional IK waits.
-    assert_log(h.update(), [("IK", "NEW_TASK", IK(9))])
-    # Walk stops emitting IK: its Need reverts to a reservation, which is required and so
-    # outranks the optional IK(9), whatever the priorities.
+    # Walk Needs IK, so its IK is required although emitted optional: the optional IK(9)
+    # waits whatever the priorities (were Walk's IK optional, IK(9) would take it, Walk would
+    # lose a Need and take it back as a reservation: every cycle).
+    assert_log(h.update(), [])
+    # Walk stops emitting IK: its Need reverts to a reservation, still required.
     walker.emit(Walk(1), priority=0)
-    assert_log(h.update(), [("Walk", "NEW_TASK", Walk(1)), ("IK:stop", "STOPPED", IK(9))])
+    assert_log(h.update(), [("Walk", "NEW_TASK", Walk(1)), ("IK:stop", "STOPPED", IK(0))])
     assert h.holder(IK) is None
     assert [(t.name, t.state) for t in h.d.view().tasks] == [
         ("Walk", "running"),

@@ -5,7 +5,7 @@ Each scenario is an event log, as in test_director_scenarios.py.
 
 from director_harness import Harness, assert_log, task
 
-from director import Causing, When
+from director import Causing, RunState, When
 
 Parent = task("Parent", "n")
 A = task("A", "n")
@@ -38,8 +38,10 @@ def test_a_wait_survives_a_continue_and_fires_once():
             ("Parent", "SUBTASK_DONE", Parent()),  # A's Done: Continue keeps the Wait
         ],
     )
+    assert "Wait until t=0.100" in str(h.d.view())
     assert_log(h.update(0.05), [])
     assert_log(h.update(0.06), [("Parent", "SUBTASK_DONE", Parent())])  # the Wait, at 0.1
+    assert "Wait until" not in str(h.d.view())
     assert_log(h.update(0.2), [])  # exactly once
 
 
@@ -143,3 +145,64 @@ def test_a_push_is_not_passed_to_a_task_weaker_than_the_holder():
     kicker.emit_none(Kick)
     assert_log(h.update(), [("StandStill", "NEW_TASK", Stand())])
     assert "push:" not in str(h.d.view())
+
+
+Leg = task("Leg", "x")
+IK = task("IK", "x")
+Walk2 = task("Walk2", "v")
+
+
+def test_a_lost_need_stops_the_whole_chain_and_it_starts_afresh():
+    """Walk Needs IK, IK Needs Leg: a kick taking Leg stops IK and Walk (their stops run);
+    Walk waits and starts afresh (STARTED) once Leg is free."""
+    h = Harness()
+    h.provider(Walk2, "Walk", body=lambda ctx: ctx.emit(IK(ctx.task.v)), needs=IK)
+    h.provider(Walk2, "Walk", kind="stop")
+    h.provider(Walk2, "Walk", kind="start")
+    h.provider(IK, body=lambda ctx: ctx.emit(Leg(ctx.task.x)), needs=Leg)
+    h.provider(IK, kind="stop")
+    h.provider(Leg)
+    h.provider(Leg, kind="stop")
+    walker, kicker = h.d.emitter("walker"), h.d.emitter("kicker")
+    walker.emit(Walk2(1), priority=1)
+    assert_log(
+        h.update(),
+        [
+            ("Walk:start", "STARTED", Walk2(1)),
+            ("Walk", "NEW_TASK", Walk2(1)),
+            ("IK", "NEW_TASK", IK(1)),
+            ("Leg", "NEW_TASK", Leg(1)),
+        ],
+    )
+    kicker.emit(Leg(9), priority=5)
+    log = h.update()
+    assert ("Leg", "NEW_TASK", Leg(9)) in log
+    assert ("IK:stop", "STOPPED", IK(1)) in log
+    assert ("Walk:stop", "STOPPED", Walk2(1)) in log
+    assert not [entry for entry in log if entry[0] in ("Walk", "IK") and entry[1] != "STOPPED"]
+    assert h.d.run_state(walker, Walk2) is RunState.QUEUED
+    assert "(lost Leg, which it Needs)" in str(h.d.view())
+    kicker.emit_none(Leg)
+    assert_log(
+        h.update(),
+        [
+            ("Leg:stop", "STOPPED", Leg(9)),
+            ("Walk:start", "STARTED", Walk2(1)),
+            ("Walk", "NEW_TASK", Walk2(1)),
+            ("IK", "NEW_TASK", IK(1)),
+            ("Leg", "NEW_TASK", Leg(1)),
+        ],
+    )
+    assert "lost" not in str(h.d.view())
+
+
+def test_another_provider_without_the_lost_need_takes_over_at_once():
+    h = Harness()
+    h.provider(Walk2, "Walk", body=lambda ctx: ctx.emit(Leg(ctx.task.v)), needs=Leg)
+    h.provider(Walk2, "Shuffle")  # needs nothing
+    h.provider(Leg)
+    walker, kicker = h.d.emitter("walker"), h.d.emitter("kicker")
+    walker.emit(Walk2(1), priority=1)
+    assert_log(h.update(), [("Walk", "NEW_TASK", Walk2(1)), ("Leg", "NEW_TASK", Leg(1))])
+    kicker.emit(Leg(9), priority=5)
+    assert_log(h.update(), [("Leg", "NEW_TASK", Leg(9)), ("Shuffle", "NEW_TASK", Walk2(1))])

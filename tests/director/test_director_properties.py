@@ -14,7 +14,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from director import Director, RunReason
+from director import Causing, Director, RunReason, When
+from director.arbitration import beats
 from director.task import Node
 
 N_TYPES = 6
@@ -35,6 +36,8 @@ class Spec:
     children: tuple[tuple[int, int, bool], ...]  # (type index, priority, optional)
     every_cycle: bool
     waits: bool
+    when: bool  # its provider runs only while state "s" is 1
+    causes: bool  # a second provider, registered after it, causes "s" = 1 (a pusher)
 
 
 @st.composite
@@ -54,6 +57,8 @@ def specs(draw) -> tuple[Spec, ...]:
                 children=children,
                 every_cycle=draw(st.integers(0, 3)) == 0,
                 waits=draw(st.booleans()),
+                when=draw(st.integers(0, 3)) == 0,
+                causes=draw(st.integers(0, 2)) == 0,
             )
         )
     return tuple(out)
@@ -69,6 +74,8 @@ class World:
         self.t = 0.0
         self.emitters = [self.d.emitter(f"e{k}") for k in range(2)]
         self.closed = 0
+        #: Provider runs per update, against the tree's size around it (the run bound).
+        self.run_counts: list[tuple[int, int]] = []
         for i, spec in enumerate(config):
             self.d.register(TYPES[i])
             if spec.exists:
@@ -77,13 +84,33 @@ class World:
                     self._provider(i, spec),
                     needs=tuple(TYPES[j] for j in spec.needs),
                     every_cycle=spec.every_cycle,
+                    when=When("s", "==", 1) if spec.when else (),
                     name=f"P{i}",
                 )
                 self.d.provide(TYPES[i], self._stopper(i), kind="stop", name=f"S{i}")
+                if spec.causes:
+                    self.d.provide(TYPES[i], self._causer(i), causing=Causing("s", 1), name=f"C{i}")
+
+    def _check_needs(self, ctx, needs: tuple[int, ...]) -> None:
+        """NUbots: a provider runs only while its own subtree holds every group it Needs."""
+        node = ctx._node
+        for j in needs:
+            holder = self.d.groups[TYPES[j]].task
+            assert holder is not None and any(n is node for n in holder.chain()), (
+                f"{node.name} runs while {holder.name if holder else 'nobody'} holds "
+                f"T{j}, which it Needs"
+            )
+
+    def _causer(self, i: int):
+        def fn(ctx) -> None:
+            self.log.append((f"C{i}", ctx.reason.name, ctx.task.v))
+
+        return fn
 
     def _provider(self, i: int, spec: Spec):
         def fn(ctx) -> None:
             self.log.append((f"P{i}", ctx.reason.name, ctx.task.v))
+            self._check_needs(ctx, spec.needs)
             if i in self.done_next:
                 self.done_next.discard(i)
                 ctx.done()
@@ -118,9 +145,15 @@ class World:
             self.emitters[op[1]] = self.d.emitter(f"e{op[1]}.{self.closed}")
         elif kind == "done":
             self.done_next.add(op[1])
+        elif kind == "state":
+            self.d.set_state("s", op[1])
         elif kind == "update":
+            before = len(alive_nodes(self.d)) + len(self.d.inbox)
+            runs = len(self.log)
             self.t += 0.012
             self.d.update(self.t)
+            size = max(before, len(alive_nodes(self.d)))
+            self.run_counts.append((len(self.log) - runs, size))
 
 
 def alive_nodes(d: Director) -> list[Node]:
@@ -185,6 +218,10 @@ class DirectorMachine(RuleBasedStateMachine):
     def done(self, i):
         self._do(("done", i))
 
+    @rule(v=st.integers(0, 1))
+    def state(self, v):
+        self._do(("state", v))
+
     @rule(n=st.integers(1, 3))
     def update(self, n):
         for _ in range(n):
@@ -220,6 +257,40 @@ class DirectorMachine(RuleBasedStateMachine):
             if not node.granted and not node.dead:
                 assert not could_run(d, node), f"{node.name} waits but could run:\n{d.view()}"
 
+    @invariant()
+    def provider_runs_stay_proportional_to_the_tree(self):
+        for runs, size in self.world.run_counts:
+            assert runs <= RUNS_PER_TASK * (size + 1), f"{runs} runs for {size} tasks"
+
+    @invariant()
+    def pushes_belong_to_the_strongest_waiting_task(self):
+        d = self.world.d
+        if d.inbox:
+            return
+        for group in d.group_list:
+            pusher = group.pushed_by
+            if pusher is not None:
+                assert not pusher.dead, f"a removed task still pushes {group.name}"
+                holder = group.task
+                assert holder is not None, f"{group.name} is idle but pushed"
+                assert beats(pusher, holder), f"{pusher.name} pushes a stronger task"
+        for node in alive_nodes(d):
+            if node.granted or node.dead:
+                continue
+            for provider in node.group.providers:
+                if not provider.enabled or not provider.when:
+                    continue
+                for cond in provider.when:
+                    if cond.holds(d.states.get(cond.state, None)):
+                        continue
+                    wanted: list = []
+                    d._find_pusher(cond, node, wanted)
+                    for group, _, _ in wanted:
+                        assert group.pushed_by is node, (
+                            f"{node.name} waits for {cond.state} and outranks "
+                            f"{group.name}'s task and pusher, but does not push it:\n{d.view()}"
+                        )
+
     def teardown(self):
         if not hasattr(self, "world"):
             return
@@ -229,6 +300,10 @@ class DirectorMachine(RuleBasedStateMachine):
         assert replay.log == self.world.log, "same operations gave different provider calls"
         assert str(replay.d.view()) == str(self.world.d.view())
 
+
+#: Provider and stop runs one update may cost per task alive around it (NUbots' Director does
+#: a bounded amount of work per task; a livelock between revocation and grants would not be).
+RUNS_PER_TASK = 3
 
 # CI runs a fixed, quick sample. MOTIOND_DIRECTOR_EXAMPLES=N runs N random examples of 40 steps
 # instead (minutes): that deep search found three arbitration bugs the fixed sample misses.

@@ -103,12 +103,13 @@ def test_needs_blocks_until_the_needed_group_frees_then_takes_over():
     assert h.d.run_state(walk, IK) is RunState.QUEUED
     kick.emit_none(Leg)
     assert_log(h.update(), [("IK", "NEW_TASK", IK(1)), ("Leg", "NEW_TASK", Leg(1))])
-    # A stronger task takes the leg: the IK keeps its own group, its leg subtask waits.
+    # A stronger task takes the leg: the IK has lost a Need, so it stops and waits (NUbots).
     kick.emit(Leg(8), priority=5)
     assert_log(h.update(), [("Leg", "NEW_TASK", Leg(8))])
-    assert h.d.run_state(walk, IK) is RunState.RUNNING
+    assert h.d.run_state(walk, IK) is RunState.QUEUED
+    # The leg is free again: the IK starts afresh.
     kick.emit_none(Leg)
-    assert_log(h.update(), [("Leg", "NEW_TASK", Leg(1))])
+    assert_log(h.update(), [("IK", "NEW_TASK", IK(1)), ("Leg", "NEW_TASK", Leg(1))])
 
 
 def test_needs_chain_is_reserved_atomically():
