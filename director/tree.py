@@ -357,6 +357,9 @@ class TreeCore:
             current = group.pushed_by
             if current is pusher and group.provider is provider:
                 continue
+            if pusher.granted and current is not pusher:
+                # It found a provider whose When holds after all: only a waiting task pushes.
+                continue
             if current is not None and current is not pusher and not beats(pusher, current):
                 continue
             group.pushed_by = pusher

@@ -203,6 +203,7 @@ class WalkGenerator:
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
+        period -= g.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
         period /= self.frequency
         self._period = period
         vf, vl, vt = self.calibrate(v.forward, v.left, v.turn)

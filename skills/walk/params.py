@@ -37,6 +37,7 @@ class GaitError(ValueError):
 PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "step_period": (0.15, 0.6, "s", "nominal duration of one step (half a gait cycle)"),
     "period_side_increase": (0.0, 0.2, "s", "added to the period at full sideways speed"),
+    "period_turn_decrease": (0.0, 0.1, "s", "taken off the period at full turning speed"),
     "hip_height": (0.19, 0.245, "m", "hip joints above the soles while walking"),
     "foot_spread": (-0.01, 0.04, "m", "extra lateral distance of each foot beyond the hip"),
     "foot_lift": (0.005, 0.05, "m", "swing foot lift of a step in place"),
@@ -113,6 +114,7 @@ class GaitParameters:
 
     step_period: float = _parameter("step_period")
     period_side_increase: float = _parameter("period_side_increase")
+    period_turn_decrease: float = _parameter("period_turn_decrease")
     hip_height: float = _parameter("hip_height")
     foot_spread: float = _parameter("foot_spread")
     foot_lift: float = _parameter("foot_lift")

@@ -74,6 +74,8 @@ class World:
         self.t = 0.0
         self.emitters = [self.d.emitter(f"e{k}") for k in range(2)]
         self.closed = 0
+        #: Each task's pending Wait as its provider sees it: id(node) -> (node, deadline).
+        self.waits: dict[int, tuple[Node, float]] = {}
         #: Provider runs per update, against the tree's size around it (the run bound).
         self.run_counts: list[tuple[int, int]] = []
         for i, spec in enumerate(config):
@@ -104,6 +106,7 @@ class World:
     def _causer(self, i: int):
         def fn(ctx) -> None:
             self.log.append((f"C{i}", ctx.reason.name, ctx.task.v))
+            self.waits.pop(id(ctx._node), None)  # it answers nothing: an empty pack
 
         return fn
 
@@ -111,24 +114,41 @@ class World:
         def fn(ctx) -> None:
             self.log.append((f"P{i}", ctx.reason.name, ctx.task.v))
             self._check_needs(ctx, spec.needs)
+            node = ctx._node
+            pending = self.waits.get(id(node))
+            if pending is not None and pending[0] is not node:
+                pending = None  # an id reused by a new node
+            if (
+                pending is not None
+                and ctx.reason is RunReason.SUBTASK_DONE
+                and ctx.now >= pending[1] - 1e-9
+            ):
+                pending = None  # this is the Wait's run (or a Done's, at or after it)
             if i in self.done_next:
                 self.done_next.discard(i)
                 ctx.done()
             elif ctx.reason is RunReason.SUBTASK_DONE:
                 ctx.continue_()
             else:
+                pending = None  # a fresh pack (or an empty one) cancels the Wait
                 # Which children depends on the value, so a stealing task's pack differs.
                 for k, (j, priority, optional) in enumerate(spec.children):
                     if (ctx.task.v + k) % 3:
                         ctx.emit(TYPES[j](ctx.task.v), priority=priority, optional=optional)
                 if spec.waits:
                     ctx.wait(ctx.now + 0.03)
+                    pending = (node, ctx.now + 0.03)
+            if pending is None:
+                self.waits.pop(id(node), None)
+            else:
+                self.waits[id(node)] = pending
 
         return fn
 
     def _stopper(self, i: int):
         def fn(ctx) -> None:
             self.log.append((f"S{i}", ctx.reason.name, ctx.task.v))
+            self.waits.pop(id(ctx._node), None)  # a stopped task's Wait ends with it
 
         return fn
 
@@ -256,6 +276,16 @@ class DirectorMachine(RuleBasedStateMachine):
         for node in alive_nodes(d):
             if not node.granted and not node.dead:
                 assert not could_run(d, node), f"{node.name} waits but could run:\n{d.view()}"
+
+    @invariant()
+    def every_wait_not_cancelled_fires(self):
+        """The providers' own record of their Waits (kept by Continue and Done, replaced by any
+        other answer, cleared by a SUBTASK_DONE run at or after the deadline): none of a
+        running task is overdue after an update."""
+        d = self.world.d
+        for node, deadline in self.world.waits.values():
+            if node.granted and not node.dead and not node.placeholder:
+                assert deadline > d.now + 1e-9, f"{node.name}'s Wait until {deadline} never fired"
 
     @invariant()
     def provider_runs_stay_proportional_to_the_tree(self):

@@ -76,7 +76,7 @@ def test_random_request_sequences_keep_every_plan_inside_the_limits(plan, touchd
     gen = WalkGenerator(GAIT)
     sense = Sense()
     gen.begin(*_stand(gen))
-    reach = max(GAIT.max_forward, GAIT.max_backward) * 0.6 * GAIN_MAX + 0.05  # m, generous
+    reach = max(GAIT.max_forward, GAIT.max_backward) * 0.6 * max(GAIN_MAX) + 0.05  # m, generous
     side = GAIT.max_left * 2 * 0.6 + 0.03 + 1e-9  # the opening step's width and the biases
     for (forward, left, turn), cycles in plan:
         gen.set_request(clamp_request(GAIT, forward, left, turn))
@@ -103,7 +103,7 @@ def test_random_request_sequences_keep_every_plan_inside_the_limits(plan, touchd
             assert gen.left.z >= 0.0 and gen.right.z >= 0.0
             for foot in (gen.left, gen.right):
                 assert abs(foot.x) <= reach and abs(foot.y) <= side
-                assert abs(foot.yaw) <= GAIT.max_turn * 0.6 * GAIN_MAX + 0.1
+                assert abs(foot.yaw) <= GAIT.max_turn * 0.6 * max(GAIN_MAX) + 0.1
             # Feet never toe in and never come closer than the stance.
             assert gen.left.y >= -1e-12 and gen.right.y <= 1e-12
             assert gen.left.yaw >= -1e-12 and gen.right.yaw <= 1e-12
