@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("motiond.commands.record", "record LoLA traffic (a proxy before the daemon)"),
     "replay": ("motiond.commands.replay", "serve a LoLA recording as a LoLA socket"),
     "run": ("motiond.commands.run", "the motion daemon on a LoLA socket (SIGTERM: sit, relax)"),
+    "optimise": ("motiond.commands.optimise", "search the gait's parameters in naosim (CMA-ES)"),
 }
 
 

@@ -23,6 +23,7 @@ BENCHES: dict[str, str] = {
     "safety": "motiond.bench.safety",
     "cycle": "motiond.bench.cycle",
     "walk": "motiond.bench.walk",
+    "optimise": "motiond.bench.optimise",
 }
 
 
