@@ -27,7 +27,7 @@ def _search(backend, quick: bool):
     config = SearchConfig(
         SearchSpace.of(),
         load_gait(),
-        Protocol(0.3, settle=1.5, seconds=4.0),
+        (Protocol(0.3, settle=1.5, seconds=4.0),),
         generations=2 if quick else 3,
         population=4 if quick else 8,
         seed=7,

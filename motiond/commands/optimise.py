@@ -42,9 +42,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--model", action="append", default=[], metavar="FILE", help="a NAO MJCF body (repeat)"
     )
     parser.add_argument("--seeds", type=int, default=1, metavar="K", help="sensor seeds per body")
-    parser.add_argument("--forward", type=float, default=0.4, help="asked forward speed, m/s")
-    parser.add_argument("--left", type=float, default=0.0, help="asked sideways speed, m/s")
-    parser.add_argument("--turn", type=float, default=0.0, help="asked turn, rad/s")
+    parser.add_argument(
+        "--walk",
+        action="append",
+        default=[],
+        metavar="F,L,T",
+        help="a judged walk: forward, left (m/s), turn (rad/s); repeat for several "
+        "(default 0.4,0,0); e.g. 0.4,0,0 -0.25,0,0 0,0.15,0 0,0,2 for every direction",
+    )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of a judged walk, s")
     parser.add_argument("--settle", type=float, default=3.0, help="unmeasured start, s")
     parser.add_argument("--gait", metavar="FILE", help="start from this gait file")
@@ -83,10 +88,13 @@ def _config(args: argparse.Namespace):
 
     names = [n.strip() for n in args.params.split(",") if n.strip()] if args.params else None
     space = SearchSpace.of(names, _bounds(args.bounds))
-    try:
-        protocol = Protocol(args.forward, args.left, args.turn, args.settle, args.seconds)
-    except ValueError as error:
-        raise OptimiseError(str(error)) from None
+    protocols = []
+    for walk in args.walk or ["0.4,0,0"]:
+        try:
+            forward, left, turn = (float(v) for v in walk.split(","))
+            protocols.append(Protocol(forward, left, turn, args.settle, args.seconds))
+        except ValueError as error:
+            raise OptimiseError(f"--walk {walk}: {error} (wants F,L,T)") from None
     if args.perturb < 0 or args.seeds < 1:
         raise OptimiseError("--perturb must be >= 0 and --seeds >= 1")
     for model in args.model:
@@ -106,7 +114,7 @@ def _config(args: argparse.Namespace):
     return SearchConfig(
         space,
         base,
-        protocol,
+        tuple(protocols),
         bodies=bodies,
         seeds=tuple(range(args.seeds)),
         generations=args.generations,
@@ -144,12 +152,15 @@ def main(args: argparse.Namespace) -> int:
     )
     started = time.perf_counter()
 
+    def speeds(candidate) -> str:
+        return "/".join(f"{v:.3f}" for v in candidate.speeds)
+
     def progress(generation, best) -> None:
         rate = generation.evaluations / max(generation.seconds, 1e-9)
         print(
             f"  gen {generation.index + 1}/{config.generations}: best {generation.best.cost:.3f} "
-            f"({generation.best.speed:.3f} m/s, falls {generation.best.falls}), median "
-            f"{generation.median_cost:.3f}; so far {best.cost:.3f} ({best.speed:.3f} m/s); "
+            f"(speeds {speeds(generation.best)}, falls {generation.best.falls}), median "
+            f"{generation.median_cost:.3f}; so far {best.cost:.3f} (speeds {speeds(best)}); "
             f"{rate:.1f} walks/s",
             flush=True,
         )
@@ -161,7 +172,7 @@ def main(args: argparse.Namespace) -> int:
     write_gait(out, result)
     plot = plot_history(result, args.plot or out.with_suffix(".png"))
     print(
-        f"best: cost {result.best.cost:.3f}, {result.best.speed:.3f} m/s, falls "
+        f"best: cost {result.best.cost:.3f}, truth speeds {speeds(result.best)}, falls "
         f"{result.best.falls}/{len(result.best.figures)}; gait written to {out}, plot {plot}; "
         f"{time.perf_counter() - started:.0f} s"
     )

@@ -57,22 +57,32 @@ class Protocol:
     def __attrs_post_init__(self) -> None:
         if not all(math.isfinite(v) for v in (self.forward, self.left, self.turn)):
             raise ValueError("the protocol's velocity must be finite")
-        if self.forward == self.left == 0.0:
-            raise ValueError("the protocol must ask for a translation (forward or left)")
+        if self.forward == self.left == self.turn == 0.0:
+            raise ValueError("the protocol must ask for a motion")
         if not 0.0 < self.settle < self.seconds:
             raise ValueError("the protocol needs 0 < settle < seconds")
 
     @property
+    def turning(self) -> bool:
+        """A turn on the spot: judged by its turn rate, not a speed."""
+        return self.forward == self.left == 0.0
+
+    @property
     def target(self) -> float:
-        """The asked translation speed, m/s."""
-        return math.hypot(self.forward, self.left)
+        """The asked translation speed (m/s), or turn rate (rad/s) when turning on the spot."""
+        return abs(self.turn) if self.turning else math.hypot(self.forward, self.left)
+
+    def describe(self) -> str:
+        """E.g. ``(0.4, 0, 0)``."""
+        return f"({self.forward:g}, {self.left:g}, {self.turn:g})"
 
 
 @attrs.frozen
 class Figures:
     """What one run measured (ground truth unless named otherwise)."""
 
-    speed: float  # m/s along the asked direction over the measured part (0 if it fell before)
+    speed: float  # m/s along the asked direction (turning: rad/s in the asked sense) over the
+    # measured part; 0 if it fell before
     fell: bool
     walked: float  # share of the run's time before a fall (1 without one)
     sway: float  # rad: standard deviation of torso pitch plus that of roll, measured part
@@ -102,14 +112,14 @@ def cost_terms(figures: Figures, protocol: Protocol, weights: CostWeights) -> di
     }
 
 
-def with_limits_for(gait: GaitParameters, protocol: Protocol) -> GaitParameters:
-    """``gait`` whose speed limits let the protocol's request through unclamped."""
+def with_limits_for(gait: GaitParameters, *protocols: Protocol) -> GaitParameters:
+    """``gait`` whose speed limits let every protocol's request through unclamped."""
     return attrs.evolve(
         gait,
-        max_forward=max(gait.max_forward, protocol.forward),
-        max_backward=max(gait.max_backward, -protocol.forward),
-        max_left=max(gait.max_left, abs(protocol.left)),
-        max_turn=max(gait.max_turn, abs(protocol.turn)),
+        max_forward=max(gait.max_forward, *(p.forward for p in protocols)),
+        max_backward=max(gait.max_backward, *(-p.forward for p in protocols)),
+        max_left=max(gait.max_left, *(abs(p.left) for p in protocols)),
+        max_turn=max(gait.max_turn, *(abs(p.turn) for p in protocols)),
     )
 
 
@@ -132,6 +142,8 @@ def run_walk(gait: GaitParameters, body: Body, seed: int, protocol: Protocol) ->
     odometry_first = None
     tilts: list[tuple[float, float]] = []
     currents: list[float] = []
+    turned = odometry_turned = 0.0  # unwrapped, over the measured part
+    last = odometry_last = (0.0, 0.0, 0.0)
     sim = trial.sim
     while trial.t - start < protocol.seconds - 1e-9:
         if not trial.run(SAMPLE):
@@ -142,6 +154,9 @@ def run_walk(gait: GaitParameters, body: Body, seed: int, protocol: Protocol) ->
         odo = trial.status().odometry
         if first is None:
             first, odometry_first = (x, y, yaw), (odo.x, odo.y, odo.theta)
+        else:
+            turned += math.remainder(yaw - last[2], math.tau)
+            odometry_turned += math.remainder(odo.theta - odometry_last[2], math.tau)
         last, odometry_last = (x, y, yaw), (odo.x, odo.y, odo.theta)
         rpy = trial.truth.torso_rpy
         tilts.append((float(rpy[0]), float(rpy[1])))
@@ -152,10 +167,14 @@ def run_walk(gait: GaitParameters, body: Body, seed: int, protocol: Protocol) ->
     duration = (len(tilts) - 1) * SAMPLE
     truth = _displacement(first, last)
     odometry = _displacement(odometry_first, odometry_last)
-    c, s = math.cos(heading), math.sin(heading)
-    speed = (c * truth[0] + s * truth[1]) / duration
-    distance = math.hypot(*truth)
-    error = math.hypot(odometry[0] - truth[0], odometry[1] - truth[1]) / max(distance, 0.05)
+    if protocol.turning:
+        speed = math.copysign(1.0, protocol.turn) * turned / duration
+        error = abs(odometry_turned - turned) / max(abs(turned), 0.1)
+    else:
+        c, s = math.cos(heading), math.sin(heading)
+        speed = (c * truth[0] + s * truth[1]) / duration
+        distance = math.hypot(*truth)
+        error = math.hypot(odometry[0] - truth[0], odometry[1] - truth[1]) / max(distance, 0.05)
     roll, pitch = np.array(tilts).T
     return Figures(
         speed=float(speed),

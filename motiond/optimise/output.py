@@ -15,17 +15,17 @@ def record_lines(result: SearchResult) -> list[str]:
     """How the gait was found, as lines (written as the gait file's header comments)."""
     c = result.config
     best = result.best
-    p = c.protocol
+    p = c.protocols[0]
     lines = [
         "Found by `motiond optimise walk` (CMA-ES, package cma).",
         f"searched: {', '.join(f'{n} [{lo:g}, {hi:g}]' for n, lo, hi in _bounds(result))}",
         f"budget: {c.generations} generations x {c.population} candidates x "
-        f"{len(c.bodies)} bodies x {len(c.seeds)} seeds = "
+        f"{len(c.protocols)} walks x {len(c.bodies)} bodies x {len(c.seeds)} seeds = "
         f"{c.generations * c.evaluations} walks; CMA-ES seed {c.seed}, sigma {c.sigma:g}",
         f"bodies: {', '.join(b.label for b in c.bodies)}; seeds: "
         f"{', '.join(str(s) for s in c.seeds)}",
-        f"judged walk: ({p.forward:g}, {p.left:g}, {p.turn:g}) asked, "
-        f"measured {p.settle:g}-{p.seconds:g} s after the request",
+        f"judged walks: {', '.join(w.describe() for w in c.protocols)} asked (m/s, m/s, "
+        f"rad/s), measured {p.settle:g}-{p.seconds:g} s after the request",
         "cost = "
         + " + ".join(
             f"{getattr(c.weights, k):g} x {what}"
@@ -38,7 +38,8 @@ def record_lines(result: SearchResult) -> list[str]:
             )
         ),
         f"best: cost {best.cost:.4f} ({', '.join(f'{k} {v:.4f}' for k, v in best.terms.items())})"
-        f", speed {best.speed:.3f} m/s, falls {best.falls}/{len(best.figures)}, "
+        f", truth speeds {', '.join(f'{v:.3f}' for v in best.speeds)}, falls "
+        f"{best.falls}/{len(best.figures)}, "
         f"generation {_found_in(result)} of {len(result.history)}",
     ]
     return lines

@@ -56,7 +56,8 @@ class SearchConfig:
 
     space: SearchSpace
     base: GaitParameters
-    protocol: Protocol = attrs.field(factory=Protocol)
+    #: The walks each candidate is judged on (each on every body with every seed).
+    protocols: tuple[Protocol, ...] = attrs.field(default=(Protocol(),), validator=_not_empty)
     bodies: tuple[Body, ...] = attrs.field(default=(Body(),), validator=_not_empty)
     seeds: tuple[int, ...] = attrs.field(default=(0,), validator=_not_empty)
     generations: int = attrs.field(default=20, validator=_positive("generations", 1))
@@ -66,9 +67,14 @@ class SearchConfig:
     weights: CostWeights = attrs.field(factory=CostWeights)
 
     @property
+    def runs(self) -> int:
+        """Walks judging one candidate."""
+        return len(self.protocols) * len(self.bodies) * len(self.seeds)
+
+    @property
     def evaluations(self) -> int:
         """Walks run per generation."""
-        return self.population * len(self.bodies) * len(self.seeds)
+        return self.population * self.runs
 
     def fingerprint(self) -> str:
         """A digest of the config: a checkpoint resumes only the search that wrote it."""
@@ -83,11 +89,13 @@ class Candidate:
     cost: float
     terms: dict[str, float]
     figures: tuple[Figures, ...]
+    #: Mean truth speed per judged walk (m/s, or rad/s for a turn on the spot).
+    speeds: tuple[float, ...] = ()
 
     @property
     def speed(self) -> float:
-        """Mean truth speed over its runs, m/s."""
-        return statistics.fmean(f.speed for f in self.figures)
+        """Mean truth speed of the first judged walk (m/s; rad/s for a turn)."""
+        return self.speeds[0] if self.speeds else statistics.fmean(f.speed for f in self.figures)
 
     @property
     def falls(self) -> int:
@@ -115,8 +123,10 @@ class SearchResult:
     best: Candidate
 
     def gait(self) -> GaitParameters:
-        """The best gait: the base with the best searched values."""
-        return attrs.evolve(self.config.base, **self.best.values)
+        """The best gait: the base (with the limits its walks were judged at) and the best
+        searched values."""
+        base = with_limits_for(self.config.base, *self.config.protocols)
+        return attrs.evolve(base, **self.best.values)
 
 
 def evaluate_job(job: tuple) -> tuple[Figures, dict[str, float]]:
@@ -134,8 +144,7 @@ class Search:
         self.config = config
         self.backend = backend
         self.checkpoint = Path(checkpoint) if checkpoint is not None else None
-        base = with_limits_for(config.base, config.protocol)
-        self._base = base
+        self._base = with_limits_for(config.base, *config.protocols)
         self._es, self._history, self._best = self._resume() or self._fresh()
 
     def _fresh(self):
@@ -202,18 +211,26 @@ class Search:
         base = self._base.to_mapping()
         candidates = [config.space.values(x) for x in points]
         jobs = [
-            ({**base, **values}, body, seed, config.protocol, config.weights)
+            ({**base, **values}, body, seed, protocol, config.weights)
             for values in candidates
+            for protocol in config.protocols
             for body in config.bodies
             for seed in config.seeds
         ]
         results = self.backend.map(evaluate_job, jobs)
-        runs = len(config.bodies) * len(config.seeds)
+        runs = config.runs
         judged = []
+        per_walk = len(config.bodies) * len(config.seeds)
         for i, values in enumerate(candidates):
             mine = results[i * runs : (i + 1) * runs]
             terms = {key: statistics.fmean(t[key] for _, t in mine) for key in mine[0][1]}
-            judged.append(Candidate(values, sum(terms.values()), terms, tuple(f for f, _ in mine)))
+            speeds = tuple(
+                statistics.fmean(f.speed for f, _ in mine[k : k + per_walk])
+                for k in range(0, runs, per_walk)
+            )
+            judged.append(
+                Candidate(values, sum(terms.values()), terms, tuple(f for f, _ in mine), speeds)
+            )
         costs = [c.cost for c in judged]
         self._es.tell(points, costs)
         best = min(judged, key=lambda c: c.cost)

@@ -32,7 +32,7 @@ BAD = load_gait(step_period=0.5, hip_height=0.195, torso_lean=0.0)
 def _config(**changes) -> SearchConfig:
     options = {"generations": 2, "population": 4, "seed": 3}
     options.update(changes)
-    return SearchConfig(SPACE, BAD, SHORT, **options)
+    return SearchConfig(SPACE, BAD, (SHORT,), **options)
 
 
 def _trace(result) -> list:
@@ -116,7 +116,11 @@ def test_a_resumed_search_ends_as_an_uninterrupted_one(tmp_path):
 
 
 def test_the_written_gait_loads_validates_and_walks(tmp_path):
-    result = Search(_config(generations=1), SerialBackend()).run()
+    # Judged at 0.35 m/s, above the shipped gait's 0.3 m/s limit.
+    fast = Protocol(0.35, settle=1.0, seconds=3.0)
+    config = SearchConfig(SPACE, BAD, (fast,), generations=1, population=4)
+    result = Search(config, SerialBackend())
+    result = result.run()
     path = write_gait(tmp_path / "found.yaml", result)
     text = path.read_text()
     assert text.startswith("# Found by `motiond optimise walk`")
@@ -124,6 +128,8 @@ def test_the_written_gait_loads_validates_and_walks(tmp_path):
     gait = load_gait(path)
     for name, value in result.best.values.items():
         assert getattr(gait, name) == pytest.approx(value)
+    # The limits let through the request the gait was judged at.
+    assert gait.max_forward == pytest.approx(0.35)
     trial = WalkTrial(gait=gait)
     trial.walk(0.2)
     assert trial.run(4.0), "the found gait fell"
@@ -134,7 +140,7 @@ def test_the_command_writes_the_gait_the_plot_and_a_checkpoint(tmp_path, capsys)
     out = tmp_path / "g.yaml"
     argv = ["optimise", "walk", "--params", "step_period,torso_lean", "--generations", "1"]
     argv += ["--population", "3", "--perturb", "0", "--seconds", "2.5", "--settle", "1"]
-    argv += ["--forward", "0.2", "--workers", "1", "--out", str(out)]
+    argv += ["--walk", "0.2,0,0", "--walk", "0,0,1", "--workers", "1", "--out", str(out)]
     assert cli_main(argv) == 0
     assert "gen 1/1" in capsys.readouterr().out
     assert load_gait(out) is not None
@@ -143,3 +149,13 @@ def test_the_command_writes_the_gait_the_plot_and_a_checkpoint(tmp_path, capsys)
     # Run again: the checkpoint says the search is done; it resumes and rewrites the result.
     assert cli_main(argv) == 0
     assert "resuming" in capsys.readouterr().out
+
+
+def test_a_turn_on_the_spot_is_judged_by_its_turn_rate():
+    turn = Protocol(0.0, 0.0, 1.0, settle=1.0, seconds=3.0)
+    assert turn.turning and turn.target == 1.0
+    figures = run_walk(load_gait(), Body(), 0, turn)
+    assert not figures.fell
+    assert 0.4 < figures.speed < 1.3  # rad/s, in the asked sense
+    with pytest.raises(ValueError, match="must ask for a motion"):
+        Protocol(0.0, 0.0, 0.0)
