@@ -48,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="F,L,T",
         help="a judged walk: forward, left (m/s), turn (rad/s); repeat for several "
-        "(default 0.4,0,0); e.g. 0.4,0,0 -0.25,0,0 0,0.15,0 0,0,2 for every direction",
+        "(default 0.4,0,0); e.g. --walk 0.4,0,0 --walk=-0.25,0,0 --walk 0,0.15,0 --walk 0,0,2 "
+        "for every direction (a negative one needs the = form)",
     )
     parser.add_argument("--seconds", type=float, default=8.0, help="length of a judged walk, s")
     parser.add_argument("--settle", type=float, default=3.0, help="unmeasured start, s")
