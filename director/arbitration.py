@@ -14,6 +14,8 @@ engine only decides when to ask them. Rules, in the order they apply:
 
 from __future__ import annotations
 
+from functools import cmp_to_key
+
 from director.task import Node
 
 
@@ -75,3 +77,7 @@ def precedes(a: Node, b: Node) -> int:
     if x.priority != y.priority:
         return -1 if x.priority > y.priority else 1
     return -1 if a.serial < b.serial else 1
+
+
+#: Sort key: watchers in the order they are tried (`precedes`).
+by_precedence = cmp_to_key(precedes)

@@ -17,20 +17,18 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from functools import cmp_to_key
 from typing import Any
 
 import attrs
 
-from director.arbitration import beats, precedes
+from director.arbitration import beats, by_precedence
 from director.handover import adopt, can_hand_over, claim_inherited
-from director.provider import Group, Provider, When
+from director.provider import Group, Provider
+from director.pushes import PushRules
 from director.task import Node, RunReason
 
 _NEW_TASK = RunReason.NEW_TASK
 _STARTED = RunReason.STARTED
-_MISSING = object()
-by_precedence = cmp_to_key(precedes)
 
 #: One emitted subtask before it is applied: (data, priority, optional, name).
 Emit = tuple[Any, float, bool, str]
@@ -50,7 +48,7 @@ class ProviderError:
     message: str
 
 
-class TreeCore:
+class TreeCore(PushRules):
     """State and mechanics of the task tree (see the module docstring)."""
 
     def __init__(self, logger: logging.Logger | None = None) -> None:
@@ -143,31 +141,6 @@ class TreeCore:
                 del claims[key]
         blocked[group] = None
         return False
-
-    def _when_ok(self, provider: Provider, node: Node, pushes: list) -> bool:
-        """Check When conditions; for an unmet one, look for a group to push (side list)."""
-        ok = True
-        for cond in provider.when:
-            if cond.holds(self.states.get(cond.state, _MISSING)):
-                continue
-            ok = False
-            self._find_pusher(cond, node, pushes)
-        return ok
-
-    def _find_pusher(self, cond: When, node: Node, pushes: list) -> None:
-        for group in self.group_list:
-            holder = group.task
-            if group is node.group or holder is None or holder.placeholder or holder.dead:
-                continue
-            pusher = next((p for p in group.providers if p.enabled and p.causes(cond)), None)
-            if pusher is None:
-                continue
-            current = group.pushed_by
-            if current is node or (
-                beats(node, holder) and (current is None or beats(node, current))
-            ):
-                pushes.append((group, pusher, node))
-                return
 
     def commit(self, claims: Claims) -> None:
         """Apply tentative grants at once; displaced tasks wait, their subtrees stop.
@@ -346,90 +319,6 @@ class TreeCore:
         for node in sorted(self.queued, key=by_precedence):
             if not node.granted and not node.dead:
                 self.evaluate_pack_of(node)
-
-    def _apply_pushes(self, pushes: list) -> bool:
-        """Apply found pushes (strongest first); a weaker task never takes a push over."""
-        changed = False
-        for group, provider, pusher in pushes:
-            holder = group.task
-            if pusher.dead or holder is None or holder.placeholder:
-                continue
-            current = group.pushed_by
-            if current is pusher and group.provider is provider:
-                continue
-            if pusher.granted and current is not pusher:
-                # It found a provider whose When holds after all: only a waiting task pushes.
-                continue
-            if current is not None and current is not pusher and not beats(pusher, current):
-                continue
-            group.pushed_by = pusher
-            group.push_provider = provider
-            self.pushes[group] = pusher
-            self.revision += 1
-            changed = True
-            if group.provider is not provider:
-                group.provider = provider
-                self.runs.append((holder, RunReason.PUSHED))
-        return changed
-
-    def settle_pushes(self) -> bool:
-        """Keep every push with the strongest waiting task that wants it (director.md).
-
-        A push whose group went idle, or whose pusher no longer outranks the group's task,
-        passes to the strongest task that still may push it, or is released. A waiting task
-        that wants a push it could now take (a holder appeared after it was tried, or it
-        outranks the pusher) takes it. True if anything changed. Run after each step, only
-        when some provider has a Causing.
-        """
-        changed = False
-        for group, pusher in list(self.pushes.items()):
-            holder = group.task
-            live = holder is not None and not holder.dead and not holder.placeholder
-            if not pusher.dead and live and beats(pusher, holder):
-                continue
-            self._drop_push(group)
-            changed = True
-            if live and not self._pass_push(group):
-                self.regrant(holder)
-        pushes: list = []
-        for node in sorted(self.queued, key=by_precedence):
-            if node.dead or node.granted:
-                continue
-            for provider in node.group.providers:
-                if provider.enabled and provider.when:
-                    self._when_ok(provider, node, pushes)
-        return self._apply_pushes(pushes) or changed
-
-    def _drop_push(self, group: Group) -> None:
-        del self.pushes[group]
-        group.pushed_by = None
-        group.push_provider = None
-        self.revision += 1
-
-    def _release_pushes(self) -> None:
-        for group, pusher in list(self.pushes.items()):
-            if pusher.dead:
-                self._drop_push(group)
-                if group.task is not None and not group.task.dead and not self._pass_push(group):
-                    self.regrant(group.task)
-
-    def _pass_push(self, group: Group) -> bool:
-        """Hand a released push to the strongest waiting task that still wants it (NUbots'
-        push_displace): a task blocked on the same When must not wait forever because a
-        stronger pusher went away. False when nobody that outranks the holder wants it."""
-        for node in sorted(self.queued, key=by_precedence):
-            if node.dead or node.granted:
-                continue
-            for provider in node.group.providers:
-                if not provider.enabled or not provider.when:
-                    continue
-                pushes: list = []
-                self._when_ok(provider, node, pushes)
-                wanted = [push for push in pushes if push[0] is group]
-                if wanted:
-                    self._apply_pushes(wanted)
-                    return True
-        return False
 
     def regrant(self, node: Node) -> None:
         """Choose the provider of a running node again (push released, provider disabled)."""
