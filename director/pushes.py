@@ -87,22 +87,16 @@ class PushRules:
     def settle_pushes(self) -> bool:
         """Keep every push with the strongest waiting task that wants it (director.md).
 
-        A push whose group went idle, or whose pusher no longer outranks the group's task,
-        passes to the strongest task that still may push it, or is released. A waiting task
-        that wants a push it could now take (a holder appeared after it was tried, or it
-        outranks the pusher) takes it. True if anything changed. Run after each step, only
-        when some provider has a Causing.
+        Stale pushes are released (`_release_pushes`); a waiting task that wants a push it
+        could now take (a holder appeared after it was tried, or it outranks the pusher) takes
+        it. True if anything changed. Run after each step, only when some provider has a
+        Causing.
         """
-        changed = False
-        for group, pusher in list(self.pushes.items()):
-            holder = group.task
-            live = holder is not None and not holder.dead and not holder.placeholder
-            if not pusher.dead and live and beats(pusher, holder):
-                continue
-            self._drop_push(group)
-            changed = True
-            if live and not self._pass_push(group):
-                self.regrant(holder)
+        changed = self._release_pushes()
+        return self._apply_pushes(self._wanted_pushes()) or changed
+
+    def _wanted_pushes(self) -> list:
+        """Every push a waiting task would take now, strongest task first."""
         pushes: list = []
         for node in sorted(self.queued, key=by_precedence):
             if node.dead or node.granted:
@@ -110,35 +104,31 @@ class PushRules:
             for provider in node.group.providers:
                 if provider.enabled and provider.when:
                     self._when_ok(provider, node, pushes)
-        return self._apply_pushes(pushes) or changed
+        return pushes
 
-    def _drop_push(self, group: Group) -> None:
-        del self.pushes[group]
-        group.pushed_by = None
-        group.push_provider = None
-        self.revision += 1
-
-    def _release_pushes(self) -> None:
+    def _release_pushes(self) -> bool:
+        """End the pushes whose pusher is gone, whose group went idle, or whose pusher no longer
+        outranks the group's task; each passes on (`_pass_push`) or the group re-chooses its
+        provider. True if any ended."""
+        changed = False
         for group, pusher in list(self.pushes.items()):
-            if pusher.dead:
-                self._drop_push(group)
-                if group.task is not None and not group.task.dead and not self._pass_push(group):
-                    self.regrant(group.task)
+            holder = group.task
+            live = holder is not None and not holder.dead and not holder.placeholder
+            if not pusher.dead and live and beats(pusher, holder):
+                continue
+            del self.pushes[group]
+            group.pushed_by = None
+            group.push_provider = None
+            self.revision += 1
+            changed = True
+            if live and not self._pass_push(group):
+                self.regrant(holder)
+        return changed
 
     def _pass_push(self, group: Group) -> bool:
         """Hand a released push to the strongest waiting task that still wants it (NUbots'
         push_displace): a task blocked on the same When must not wait forever because a
         stronger pusher went away. False when nobody that outranks the holder wants it."""
-        for node in sorted(self.queued, key=by_precedence):
-            if node.dead or node.granted:
-                continue
-            for provider in node.group.providers:
-                if not provider.enabled or not provider.when:
-                    continue
-                pushes: list = []
-                self._when_ok(provider, node, pushes)
-                wanted = [push for push in pushes if push[0] is group]
-                if wanted:
-                    self._apply_pushes(wanted)
-                    return True
-        return False
+        wanted = [push for push in self._wanted_pushes() if push[0] is group]
+        self._apply_pushes(wanted[:1])
+        return bool(wanted)

@@ -215,6 +215,8 @@ class TreeCore(PushRules):
         stops). None when ``old`` is not needed, or the group went to a task of the same family
         (the loser would be one of the new holder's own ancestors).
         """
+        if old.parent is None:
+            return None
         holder = old.group.task
         family = set(map(id, holder.chain())) if holder is not None else set()
         loser = None
