@@ -13,6 +13,7 @@ import attrs
 import numpy as np
 
 from lola_io.frames import SensorFrame
+from skills.safety.fall import FallState
 
 #: A foot carrying less than this (kg, summed over its four FSR cells) is not in contact.
 CONTACT_THRESHOLD_KG = 0.3
@@ -33,6 +34,8 @@ class RobotState:
     """The robot as the runtime sees it: measured joints, tilt, foot contact and posture."""
 
     position: np.ndarray = attrs.field(factory=lambda: np.zeros(25))
+    stiffness: np.ndarray = attrs.field(factory=lambda: np.zeros(25))  # applied, as reported
+    temperature_status: np.ndarray = attrs.field(factory=lambda: np.zeros(25, dtype=np.int64))
     gyro: np.ndarray = attrs.field(factory=lambda: np.zeros(3))  # rad/s, torso frame
     fsr: np.ndarray = attrs.field(factory=lambda: np.zeros(8))  # kg, LoLA's FSR order
     tilt: float = 0.0
@@ -42,10 +45,15 @@ class RobotState:
     right_contact: bool = False
     posture: Posture = Posture.UPRIGHT
     battery_charge: float = 1.0
+    #: The fall detector's verdict (upright, falling, fallen; direction), set by the safety
+    #: supervisor after each update.
+    fall: FallState = attrs.field(factory=FallState)
 
     def update(self, frame: SensorFrame) -> None:
         """Refresh from one sensor frame (no allocation but the posture's enum lookup)."""
         np.copyto(self.position, frame.position)
+        np.copyto(self.stiffness, frame.stiffness)
+        np.copyto(self.temperature_status, frame.status, casting="unsafe")
         np.copyto(self.gyro, frame.gyroscope)
         np.copyto(self.fsr, frame.fsr)
         roll, pitch = float(frame.angles[0]), float(frame.angles[1])

@@ -31,11 +31,13 @@ from lola_io.frames import ActuatorFrame, SensorFrame
 from lola_io.joints import NUM_JOINTS
 from motiond.robot_state import Posture, RobotState
 from motiond.safety import LOLA_PERIOD, SafetyStage
+from motiond.supervisor import SafetySupervisor
 from providers.actuation import ServoTable, build_actuation_tree
 from providers.model import NaoModel, load_nao_model
 from skills import register_skills
 from skills.freeze import FREEZE_PRIORITY, Freeze, Unfreeze
 from skills.keyframes import KeyframeScript
+from skills.safety import SAFETY_PRIORITY, register_safety
 from skills.script import Script
 from skills.script_files import shipped_script
 
@@ -44,9 +46,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-#: The priority of the runtime's own safety actions (the safe sit after a lost connection, the
-#: sit on shutdown). Behaviours must stay below it; Freeze stays above it.
-SAFETY_PRIORITY = FREEZE_PRIORITY - 1.0
+#: Emitter names the runtime keeps for itself.
+RESERVED_EMITTERS = ("runtime", "safety")
 #: Missed cycles after which a reconnection commands a safe sit instead of resuming.
 DEFAULT_SAFE_SIT_AFTER = 10
 # Time a script is given, beyond its own duration, to come to rest before the next step.
@@ -90,6 +91,7 @@ class BehaviourEmitter:
                 f"(behaviours must stay below {SAFETY_PRIORITY:g}; Freeze is {FREEZE_PRIORITY:g})"
             )
         self._emitter.emit(task, priority=priority, optional=optional, name=name)
+        self._runtime.supervisor.behaviour_emitted()
 
     def emit_none(self, task_type: type) -> None:
         """Withdraw this behaviour's task of ``task_type``."""
@@ -131,11 +133,15 @@ class Runtime:
         #: The walk skill: its state (``walk.status()``), gait and generator.
         self.walk = register_skills(self.director, self.servos, self.state)
         self.walk.period = period
+        #: Falls, get-ups, lifting, the start-up hold and heat (``supervisor.status()``).
+        getup = register_safety(self.director, self.servos, self.state)
+        self.supervisor = SafetySupervisor(self.director, self.state, self.walk, getup)
         self.counters = RuntimeCounters()
         self.now = 0.0
         #: Called after every cycle with (now, sensor frame, actuator frame); for tests, logs.
         self.observers: list[Callable[[float, SensorFrame, ActuatorFrame], None]] = []
         self._frames = 0  # LoLA frames since start, stepped or missed: the clock
+        self._frames_stepped = 0
         self._started = False
         self._posture: Posture | None = None
         self._safety = self.director.emitter("runtime")
@@ -149,8 +155,8 @@ class Runtime:
 
     def emitter(self, name: str) -> BehaviourEmitter:
         """The handle of behaviour ``name`` (the same one on every call)."""
-        if name == "runtime":
-            raise ValueError("the emitter name 'runtime' is the runtime's own")
+        if name in RESERVED_EMITTERS:
+            raise ValueError(f"the emitter name {name!r} is the runtime's own")
         handle = self._behaviours.get(name)
         if handle is None:
             handle = self._behaviours[name] = BehaviourEmitter(self, name)
@@ -276,7 +282,11 @@ class Runtime:
         state = self.state
         state.update(frame)
         self.now = now = self._frames * self.period
+        if self._frames_stepped == 0:
+            self.supervisor.start()
+        self._frames_stepped += 1
         self._frames += 1
+        self.supervisor.update(now, self.period)
         posture = state.posture
         if posture is not self._posture:
             self._posture = posture
@@ -289,7 +299,9 @@ class Runtime:
         self.counters.provider_errors = self.director.error_count
         self.servos.hold_measured(measured)
         position, stiffness = self.servos.targets(now)
-        position, stiffness = self.safety.apply(position, stiffness, measured=measured)
+        position, stiffness = self.safety.apply(
+            position, stiffness, measured=measured, stiffness_cap=self.supervisor.stiffness_cap
+        )
         self.counters.safety_faults = self.safety.fault_count
         # The stage's arrays change next cycle; the frame is a message and keeps its own copy.
         return ActuatorFrame(position=position.copy(), stiffness=stiffness.copy())

@@ -116,7 +116,11 @@ class SafetyStage:
         self.is_reset = True
 
     def apply(
-        self, position: ArrayLike, stiffness: ArrayLike, measured: ArrayLike | None = None
+        self,
+        position: ArrayLike,
+        stiffness: ArrayLike,
+        measured: ArrayLike | None = None,
+        stiffness_cap: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The safe (position, stiffness) for the requested ones; all 25-long, LoLA order.
 
@@ -125,6 +129,9 @@ class SafetyStage:
         joint drifts, and stiffening it again must start from there, not snap back to where it
         went limp. Its next target is then within one step of the measured angle instead of
         the last one sent. Non-finite measurements are ignored (the last target stays).
+
+        With ``stiffness_cap`` (25 values in [0, 1]), no joint's stiffness exceeds its cap (the
+        heat protection: a hot joint is capped whoever commands it).
 
         Returns read-only views of the stage's own arrays (copy them to keep them).
         """
@@ -167,6 +174,8 @@ class SafetyStage:
         )
         np.maximum(request, self._low, out=request)
         np.minimum(request, self._high, out=self._state)
+        if stiffness_cap is not None:
+            np.minimum(self._stiffness, stiffness_cap, out=self._stiffness)
         return self.position, self.stiffness
 
     def _follow_limp_joints(self, measured: np.ndarray) -> None:

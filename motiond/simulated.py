@@ -74,8 +74,11 @@ async def simulated_daemon(
     realtime: bool = False,
     seed: int = 0,
     runtime: Runtime | None = None,
+    scenario: str | None = None,
 ) -> AsyncIterator[SimulatedDaemon]:
-    """naosim reset to shipped script ``start``'s posture, and the daemon's cycle running on it.
+    """naosim reset to shipped script ``start``'s posture (or to naosim's ``scenario``:
+    standing, front, back, sitting, as ``motiond sim --start`` does), and the daemon's cycle
+    running on it.
 
     The runtime (a new one unless given) is running when the block starts; tasks emitted
     before entering (on a given runtime) are applied in the very first cycle, which is how a
@@ -85,7 +88,10 @@ async def simulated_daemon(
     with tempfile.TemporaryDirectory(prefix="motiond-", dir="/tmp") as socket_dir:
         path = str(Path(socket_dir) / "lola.sock")
         with NaoSimBody(seed=seed) as body, contextlib.ExitStack() as logs:
-            body.reset_pose(start_pose(start))
+            if scenario is not None:
+                body.reset(scenario)
+            else:
+                body.reset_pose(start_pose(start))
             served: Body = body
             if truth_log is not None:
                 # Opened after the reset, so the log starts in the posture the run starts from

@@ -25,6 +25,7 @@ from naosim.servo import ServoBank, ThermalModel
 from naosim.truth import GroundTruth, rpy_from_matrix
 
 CYCLE = 0.012  # s, one LoLA cycle
+GRAVITY_ACCEL = 9.81  # m/s^2
 STARTS = ("standing", "front", "back", "sitting")
 
 #: Noise of the sensors at ``noise=1`` (standard deviations), roughly a NAO V6's.
@@ -78,6 +79,7 @@ class NaoSim:
         self._touch = np.zeros(len(TOUCH_INDEX))
         self._push_force = np.zeros(3)
         self._push_steps = 0
+        self._hand: np.ndarray | None = None  # where a referee's hand holds the torso
         self._rhyp_qpos = self._joint_qpos("RHipYawPitch")
         self._current = np.zeros(NUM_JOINTS)
         self._sonar = np.zeros(2)
@@ -167,6 +169,7 @@ class NaoSim:
             d.qpos[root + 2] += _RESET_CLEARANCE - lowest
         self.servos.reset(position, np.full(NUM_JOINTS, stiffness))
         self._push_steps = 0
+        self._hand = None
         d.xfrc_applied[:] = 0.0
         steps_per_cycle = max(1, round(CYCLE / self.timestep))
         for _ in range(round(settle / CYCLE)):
@@ -228,6 +231,42 @@ class NaoSim:
         self._push_force = force
         self._push_steps = max(1, round(duration / self.timestep))
 
+    def lift(self, height: float | None) -> None:
+        """Hold the robot like a referee's hands: its centre of mass pulled towards a point
+        ``height`` metres above where it is now (the torso kept upright), from the next step
+        on; ``None`` lets go.
+
+        The hand is a stiff spring and damper on the torso's position and orientation (the
+        limbs hang from it as they would), so lifting, holding and putting down at a lower
+        ``height`` are all the same call.
+        """
+        if height is None:
+            self._hand = None
+            self.data.xfrc_applied[self.binding.torso_body] = 0.0
+            return
+        if not math.isfinite(height):
+            raise ValueError(f"lift: height must be finite, got {height!r}")
+        com = self.data.subtree_com[self.binding.torso_body]
+        self._hand = np.array([com[0], com[1], com[2] + height])
+
+    def _hold_by_hand(self) -> None:
+        d, torso = self.data, self.binding.torso_body
+        # Mass-scaled gains (a 5 Hz, well-damped grip) so any NAO model is held the same way.
+        mass = self.robot_mass
+        k, c = mass * (2 * math.pi * 5.0) ** 2, 2.0 * mass * (2 * math.pi * 5.0)
+        velocity = np.empty(6)
+        mujoco.mj_objectVelocity(
+            self.model, d, mujoco.mjtObj.mjOBJ_BODY, torso, velocity, 0
+        )  # world frame: rotational then linear
+        force = k * (self._hand - d.subtree_com[torso]) - c * velocity[3:]
+        force[2] += mass * GRAVITY_ACCEL
+        rot = d.xmat[torso].reshape(3, 3)
+        # Keep the torso upright: a torque turning its z axis back to vertical, and no spin.
+        upright = np.cross(rot[:, 2], [0.0, 0.0, 1.0])
+        torque = 20.0 * upright - 2.0 * velocity[:3]
+        d.xfrc_applied[torso, :3] = force
+        d.xfrc_applied[torso, 3:] = torque
+
     def set_floor_friction(self, mu: float) -> None:
         """Sliding friction coefficient of the floor (it wins every contact)."""
         if not mu >= 0:
@@ -271,7 +310,11 @@ class NaoSim:
             steps = max(1, round(dt / self.timestep))
             dt = steps * self.timestep
         m, d = self.model, self.data
-        if self._push_steps:
+        if self._hand is not None:
+            # The hand acts once per cycle, like every other outside force here.
+            self._hold_by_hand()
+            mujoco.mj_step(m, d, steps)
+        elif self._push_steps:
             pushed = min(steps, self._push_steps)
             d.xfrc_applied[self.binding.torso_body, :3] = self._push_force
             mujoco.mj_step(m, d, pushed)
@@ -364,6 +407,21 @@ class NaoSim:
             ball=ball,
             tilt=math.acos(max(-1.0, min(1.0, rot[2, 2]))),
         )
+
+    def body_on_floor(self) -> bool:
+        """Whether any part of the robot other than its feet touches the floor (an impact)."""
+        m, d = self.model, self.data
+        floor = self.binding.floor_geom
+        feet = self.binding.left_foot.bodies | self.binding.right_foot.bodies
+        for i in range(d.ncon):
+            g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
+            if floor not in (g1, g2):
+                continue
+            other = g2 if g1 == floor else g1
+            body = int(m.geom_bodyid[other])
+            if body != self.binding.ball_body and body not in feet:
+                return True
+        return False
 
     @property
     def robot_mass(self) -> float:

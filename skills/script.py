@@ -67,11 +67,15 @@ def script_sequence(script: KeyframeScript, speed: float = 1.0) -> Any:
 
 @attrs.frozen
 class Script:
-    """Play ``script`` (a KeyframeScript) from ``start_time`` (None: now) at ``speed``×."""
+    """Play ``script`` (a KeyframeScript) from ``start_time`` (None: now) at ``speed``×;
+    Done after the last keyframe unless ``hold``."""
 
     script: KeyframeScript = attrs.field(validator=_script)
     start_time: float | None = attrs.field(default=None, converter=_start_time)
     speed: float = attrs.field(default=1.0, converter=_speed)
+    #: Keep the joints after the last keyframe instead of being Done (a posture to hold
+    #: until the task is withdrawn or outranked).
+    hold: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     # Built at construction so a script that cannot be played fails where it is made.
     sequence: Any = attrs.field(init=False, eq=False, repr=False)
 
@@ -86,7 +90,10 @@ def _provide_script(ctx: Context) -> None:
     if ctx.reason is _SUBTASK_DONE:
         uses = ctx.uses(type(sequence))
         if uses.done:
-            ctx.done()
+            if task.hold:
+                ctx.continue_()
+            else:
+                ctx.done()
             return
         if uses.run_state is not RunState.NO_TASK or waiting:
             ctx.continue_()

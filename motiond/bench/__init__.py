@@ -24,6 +24,7 @@ BENCHES: dict[str, str] = {
     "cycle": "motiond.bench.cycle",
     "walk": "motiond.bench.walk",
     "optimise": "motiond.bench.optimise",
+    "getup": "motiond.bench.getup",
 }
 
 

@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=0,
-        help="walk: N randomly perturbed NAOs (masses, CoMs, servos, friction, delay)",
+        help="walk, getup: N randomly perturbed NAOs (masses, CoMs, servos, friction, delay)",
     )
 
 

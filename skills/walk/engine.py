@@ -33,6 +33,7 @@ from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, NUM_JOINTS, RIGHT_LEG_J
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
 from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk.calibration import StepCalibration
+from skills.walk.energy import EnergySaver
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry
 from skills.walk.params import GaitParameters, load_gait
@@ -50,6 +51,7 @@ _INTERRUPTED = 3.5
 # A sole commanded this far (m) from where the walk last put it: another task has the legs.
 _TAKEN = 0.01
 _LEG_INDICES = tuple(JOINT_INDEX[n] for n in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
+_ANKLE_PITCHES = (JOINT_INDEX["LAnklePitch"], JOINT_INDEX["RAnklePitch"])
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
 
@@ -64,6 +66,8 @@ class WalkEngine:
         #: The robot's pose from the measured legs (the runtime advances it every cycle).
         self.odometry = LegOdometry()
         self.calibration = StepCalibration()
+        #: The energy-saving stand (``skills.walk.energy``).
+        self.energy = EnergySaver()
         self.generator.calibrate = self.calibration.apply
         self._steps_seen = 0
         self._servos = servos
@@ -116,11 +120,22 @@ class WalkEngine:
         if gap or self._legs_taken():
             # The legs were not ours: start from where they are commanded to be.
             gen.begin(*self.commanded_soles())
+            if self._killed_request is not None:
+                gen.killed = True  # a kill lasts until the request changes, takeovers or not
             dt = self.period
         else:
             dt = now - self._last_now
         self._last_now = now
         executed = gen.executed
+        error = self._ankle_error()
+        gen.hold = self.energy.update(
+            dt,
+            standing=gen.phase is Phase.STANDING,
+            asked=not gen.target.is_zero,
+            ankle_error=error,
+            tilt=float(self._state.tilt),
+        )
+        gen.stand_raise, gen.stand_trim = self.energy.raise_, self.energy.trim
         self._targets = gen.update(dt, self._state)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
@@ -129,6 +144,14 @@ class WalkEngine:
         if gen.phase is Phase.STANDING:
             self.calibration.reset()
         return self._targets
+
+    def _ankle_error(self) -> float:
+        """Mean commanded-minus-measured ankle pitch (rad): the load the ankles carry."""
+        measured = self._state.position
+        total = 0.0
+        for i in _ANKLE_PITCHES:
+            total += self._servos.target(i) - float(measured[i])
+        return total / len(_ANKLE_PITCHES)
 
     def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
         """Where the soles are commanded to be now (torso frame), whoever commands the legs."""
@@ -200,7 +223,7 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         LegsIK(
             targets.left_sole,
             targets.right_sole,
-            stiffness=g.leg_stiffness,
+            stiffness=engine.energy.leg_stiffness(g.leg_stiffness),
             left_weight=targets.left_weight,
         )
     )

@@ -121,6 +121,11 @@ class WalkGenerator:
         self._pitch_error_mean = 0.0
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
         self._blend_t = 0.0
+        #: The standing posture's offsets from the gait's (``skills.walk.energy``): hips
+        #: raised (m) and centre of mass moved forwards (m); ``hold`` keeps it from stepping.
+        self.stand_raise = 0.0
+        self.stand_trim = 0.0
+        self.hold = False
 
     # ------------------------------------------------------------------ commands
 
@@ -185,7 +190,7 @@ class WalkGenerator:
     # ------------------------------------------------------------------ steps
 
     def _blocked(self) -> bool:
-        return self.killed or self._protection.reason is not None
+        return self.killed or self.hold or self._protection.reason is not None
 
     def _leading_left(self, v: Velocity) -> bool:
         if v.left != 0.0:
@@ -318,7 +323,7 @@ class WalkGenerator:
             share = -v.forward / g.max_backward
             com = g.com_offset + (g.com_offset_backward - g.com_offset) * share
             share = 0.0
-        return g.torso_lean + g.torso_lean_forward * share, com
+        return g.torso_lean + g.torso_lean_forward * share, com + self.stand_trim
 
     def _targets(self, *, support: bool | None) -> WalkTargets:
         g = self.gait
@@ -377,7 +382,7 @@ class WalkGenerator:
             foot.yaw,
             foot.z,
             stance=stance,
-            hip_height=self.gait.hip_height,
+            hip_height=self.gait.hip_height + self.stand_raise,
             lean=lean,
             hip=hip,
             ankle=ankle,

@@ -202,3 +202,34 @@ def test_a_model_without_hands_reads_them_neutral(tmp_path, stand_command):
 def test_a_missing_model_file_is_a_clear_error(tmp_path):
     with pytest.raises(FileNotFoundError, match="no MJCF model"):
         NaoSim.from_file(tmp_path / "nope.xml")
+
+
+def test_a_lifted_robot_hangs_upright_with_its_feet_unloaded_and_lands_when_lowered(
+    stand_command,
+):
+    sim = NaoSim(noise=0.0)
+    z0 = float(sim.truth().torso_position[2])
+    sim.lift(0.1)
+    for _ in range(100):
+        frame = sim.step(stand_command)
+    assert float(sim.truth().torso_position[2]) == pytest.approx(z0 + 0.1, abs=0.02)
+    assert frame.fsr.sum() == 0.0 and sim.truth().tilt < 0.1
+    sim.lift(-0.1)
+    for _ in range(100):
+        frame = sim.step(stand_command)
+    sim.lift(None)
+    for _ in range(100):
+        frame = sim.step(stand_command)
+    assert frame.fsr.sum() > 4.0 and not sim.truth().fallen
+
+
+def test_lift_refuses_a_non_finite_height():
+    with pytest.raises(ValueError, match="finite"):
+        NaoSim(noise=0.0).lift(math.nan)
+
+
+def test_body_on_floor_is_the_impact_not_the_feet(stand_command):
+    sim = NaoSim(noise=0.0)
+    sim.step(stand_command)
+    assert not sim.body_on_floor()
+    assert NaoSim(start="front", noise=0.0).body_on_floor()

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lola_io.frames import SensorFrame
-from lola_io.joints import JOINT_INDEX, NUM_JOINTS
+from lola_io.joints import JOINT_INDEX, JOINT_NAMES, NUM_JOINTS
 from motiond.runtime import SAFETY_PRIORITY, PriorityError, Runtime
 from motiond.simulated import start_pose
 from providers.actuation import Head, JointCommand
@@ -28,12 +28,24 @@ def standing(position=None) -> SensorFrame:
     return attrs.evolve(frame, fsr=np.full(8, 1.2))
 
 
-def test_starts_limp_at_the_measured_angles():
+def test_starts_limp_at_the_measured_angles_when_the_feet_carry_nothing():
     runtime = Runtime()
-    frame = standing()
+    frame = attrs.evolve(standing(), fsr=np.zeros(8))  # sitting, lying or held in the air
     out = runtime.step(frame)
     assert np.all(out.stiffness == 0.0)
     np.testing.assert_allclose(out.position, MODEL.clamp(frame.position))
+
+
+def test_holds_a_standing_robot_at_the_measured_angles_stiffening_smoothly():
+    runtime = Runtime()
+    frame = standing()  # upright, feet loaded, reported stiffness 0
+    legs = [i for i in range(NUM_JOINTS) if "Knee" in JOINT_NAMES[i] or "Hip" in JOINT_NAMES[i]]
+    sent = [runtime.step(frame) for _ in range(40)]
+    for out in sent:
+        np.testing.assert_allclose(out.position, MODEL.clamp(frame.position))
+    leg_stiffness = [float(out.stiffness[legs].min()) for out in sent]
+    assert 0.0 < leg_stiffness[0] <= 0.25  # no jump from limp to full stiffness
+    assert leg_stiffness == sorted(leg_stiffness) and leg_stiffness[-1] == 1.0
 
 
 def test_the_clock_is_frames_times_12_ms_counting_missed_ones():

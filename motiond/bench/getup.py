@@ -1,0 +1,132 @@
+"""``motiond bench getup``: falling, getting up and standing, measured in physics.
+
+Every figure is naosim's ground truth with the daemon's cycle in lockstep
+(``motiond.safety_trial``):
+
+- ``getup_front_s`` / ``getup_back_s``: median time from lying still (limp, a random start
+  near the lying posture, one per seed) to standing in the walk-ready posture, automatic
+  get-up; ``getup_success_pct`` over both sides (a get-up that stands and is still standing
+  1 s later; retries inside ``max_attempts`` count as success, with their time);
+- ``fall_detect_lead_ms``: median time between the fall alarm and the body's first touch of
+  the floor, over pushes that topple the standing and the walking robot in four directions
+  (two impulses: just enough, and hard); ``falls_protected_pct`` and ``falls_got_up_pct``:
+  the share of those falls where the protection took the body before the impact, and where
+  the robot then got up;
+- ``false_alarms``: fall alarms over walks at the gait's top speeds (forward, backward,
+  sideways, turning, combined) and a standing hold;
+- ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
+  walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other).
+
+``--perturb N`` repeats the get-ups, falls and alarm walks on N perturbed NAOs as well.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from motiond.bench.timing import BenchResult, Goal
+
+ALARM_WALKS = ((0.35, 0.0, 0.0), (-0.25, 0.0, 0.0), (0.0, 0.15, 0.0), (0.0, 0.0, 2.0))
+ALARM_WALKS = (*ALARM_WALKS, (0.25, 0.1, 1.0), (0.0, 0.0, 0.0))
+PUSH_IMPULSES = (4.0, 7.0)  # N s over 0.1 s: just enough to topple the robot, and hard
+
+
+def run(quick: bool, perturb: int = 0) -> BenchResult:
+    """Get-ups from both sides over many seeds, pushed falls, alarm walks, stand currents."""
+    from motiond.safety_trial import (
+        alarm_trial,
+        getup_trial,
+        push_fall_trial,
+        stand_current_trial,
+    )
+    from motiond.walk_trial import Perturbation
+
+    started = time.perf_counter()
+    seeds = 6 if quick else 20
+    bodies = [None] + [Perturbation(seed=k + 1) for k in range(perturb)]
+    times: dict[str, list[float]] = {"front": [], "back": []}
+    tries = successes = 0
+    for body in bodies:
+        for side in ("front", "back"):
+            for seed in range(seeds):
+                result = getup_trial(side, seed, body)
+                tries += 1
+                if result.stood:
+                    successes += 1
+                    times[side].append(result.seconds)
+
+    leads, protected, got_up, falls = [], 0, 0, 0
+    impulses = PUSH_IMPULSES[:1] if quick else PUSH_IMPULSES
+    for body in bodies:
+        for direction in ("front", "back", "left", "right"):
+            for walking in (False, True):
+                for impulse in impulses:
+                    fall = push_fall_trial(
+                        direction, walking=walking, impulse=impulse, perturbation=body
+                    )
+                    if fall.impact_at is None:
+                        continue  # the robot stayed up: not a fall to count
+                    falls += 1
+                    protected += fall.protected and fall.lead is not None and fall.lead > 0
+                    got_up += fall.stood
+                    if fall.lead is not None:
+                        leads.append(fall.lead)
+
+    alarm_seconds = 10.0 if quick else 30.0
+    alarms = 0
+    for body in bodies:
+        for velocity in ALARM_WALKS:
+            raised, _ = alarm_trial(velocity, alarm_seconds, perturbation=body)
+            alarms += raised
+
+    stand_seconds = 30.0 if quick else 65.0
+    plain, plain_low, _ = stand_current_trial(False, stand_seconds)
+    saving, saving_low, _ = stand_current_trial(True, stand_seconds)
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values) if values else float("inf")
+
+    figures = {
+        "getup_front_s": median(times["front"]),
+        "getup_back_s": median(times["back"]),
+        "getup_success_pct": 100.0 * successes / tries,
+        "fall_detect_lead_ms": 1000.0 * median(leads) if leads else 0.0,
+        "falls_protected_pct": 100.0 * protected / falls if falls else 0.0,
+        "falls_got_up_pct": 100.0 * got_up / falls if falls else 0.0,
+        "false_alarms": float(alarms),
+        "stand_current_ratio": saving / plain,
+        "stand_height_change_m": saving_low - plain_low,
+    }
+    units = {
+        "getup_front_s": "s",
+        "getup_back_s": "s",
+        "getup_success_pct": "%",
+        "fall_detect_lead_ms": "ms",
+        "falls_protected_pct": "%",
+        "falls_got_up_pct": "%",
+        "stand_height_change_m": "m",
+    }
+    worst = max(times["front"] + times["back"], default=float("inf"))
+    notes = (
+        f"{len(bodies)} bodies ({perturb} perturbed), {seeds} seeds per side: "
+        f"{successes}/{tries} stood, slowest {worst:.2f} s",
+        f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
+        f"{max(leads, default=0) * 1000:.0f} ms",
+        f"plain stand {plain:.2f} A, saving stand {saving:.2f} A over {stand_seconds - 5:.0f} s",
+        f"wall time {time.perf_counter() - started:.0f} s",
+    )
+    return BenchResult(
+        name="getup",
+        figures=figures,
+        units=units,
+        goals={
+            "getup_front_s": Goal(3.0),
+            "getup_back_s": Goal(4.0),
+            "getup_success_pct": Goal(95.0, at_least=True),
+            "fall_detect_lead_ms": Goal(200.0, at_least=True),
+            "false_alarms": Goal(0.0),
+            "stand_current_ratio": Goal(0.5),
+        },
+        notes=notes,
+    )

@@ -1,0 +1,208 @@
+"""Safety trials in physics: naosim and the daemon's cycle in one process, in lockstep.
+
+What ``motiond bench getup`` and the safety tests measure, one scenario per function, each
+on naosim's NAO or a perturbed one (``motiond.walk_trial.perturbed_model``):
+
+- :func:`getup_trial`: lying still on the front or the back (a random start near the lying
+  posture), the daemon's automatic get-up until it stands in the walk-ready posture;
+- :func:`push_fall_trial`: standing or walking, a push hard enough to topple the robot: when
+  the fall was detected, when the body first touched the floor, and the get-up after it;
+- :func:`alarm_trial`: walking or standing with nothing wrong: fall alarms raised;
+- :func:`stand_current_trial`: the mean motor current of the walk's stand, plain or saving.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+import mujoco
+import numpy as np
+
+from motiond.runtime import Runtime
+from motiond.simulated import start_pose
+from motiond.walk_trial import Perturbation, perturbed_model
+from naosim import postures
+from naosim.sim import NaoSim
+from skills.safety import FallPhase
+from skills.walk import Walk
+
+CYCLE = 0.012
+PRIORITY = 1.0
+#: How long a get-up may take before the trial calls it failed, s.
+GETUP_TIMEOUT = 20.0
+
+
+def make_sim(
+    seed: int, perturbation: Perturbation | None = None, model: mujoco.MjModel | None = None
+) -> NaoSim:
+    """naosim's NAO (or a perturbed one, or ``model``) with sensor noise seeded by ``seed``."""
+    delay = 3
+    if perturbation is not None:
+        model, delay = perturbed_model(perturbation)
+    return NaoSim(model, seed=seed, delay_cycles=delay)
+
+
+@attrs.frozen
+class GetUpResult:
+    """One get-up: whether it stood, the time from lying still to standing (s), attempts."""
+
+    side: str
+    seed: int
+    stood: bool
+    seconds: float
+    attempts: int
+    fell_after: bool
+
+
+def lie_down(sim: NaoSim, side: str, rng: np.random.Generator) -> None:
+    """Reset ``sim`` lying limp on ``side`` (front or back), a little off the nominal pose."""
+    pitch = math.pi / 2 if side == "front" else -math.pi / 2
+    position = postures.lying() + rng.uniform(-0.1, 0.1, 25)
+    sim.reset_pose(
+        position,
+        torso_rpy=(rng.uniform(-0.1, 0.1), pitch + rng.uniform(-0.05, 0.05), rng.uniform(-3, 3)),
+        stiffness=0.0,
+        settle=1.0,
+    )
+
+
+def getup_trial(
+    side: str, seed: int, perturbation: Perturbation | None = None, hold: float = 1.0
+) -> GetUpResult:
+    """Lying on ``side``, the daemon's automatic get-up; then ``hold`` s standing."""
+    sim = make_sim(seed, perturbation)
+    lie_down(sim, side, np.random.default_rng(seed))
+    runtime = Runtime()
+    frame = sim.first_frame()
+    start: float | None = None
+    t = 0.0
+    while t < GETUP_TIMEOUT:
+        frame = sim.step(runtime.step(frame))
+        t += CYCLE
+        status = runtime.supervisor.status().getup
+        if start is None and status.active:
+            start = status.started
+        if status.result in ("standing", "gave_up"):
+            break
+    status = runtime.supervisor.status().getup
+    stood = status.result == "standing"
+    seconds = (status.finished or t) - (start or 0.0) if stood else math.inf
+    fell_after = False
+    if stood:
+        for _ in range(round(hold / CYCLE)):
+            frame = sim.step(runtime.step(frame))
+        fell_after = sim.truth().tilt > 0.5
+    return GetUpResult(side, seed, stood and not fell_after, seconds, status.attempts, fell_after)
+
+
+@attrs.frozen
+class FallResult:
+    """One push that toppled the robot: detection lead, protection, and the get-up after."""
+
+    direction: str
+    walking: bool
+    detected_at: float | None
+    impact_at: float | None
+    protected: bool
+    stood: bool
+
+    @property
+    def lead(self) -> float | None:
+        """Seconds between the fall's detection and the body's first touch of the floor."""
+        if self.detected_at is None or self.impact_at is None:
+            return None
+        return self.impact_at - self.detected_at
+
+
+_PUSH_DIRECTIONS = {"front": (1, 0), "back": (-1, 0), "left": (0, 1), "right": (0, -1)}
+
+
+def push_fall_trial(
+    direction: str,
+    *,
+    walking: bool,
+    seed: int = 0,
+    impulse: float = 7.0,
+    perturbation: Perturbation | None = None,
+) -> FallResult:
+    """Stand (or walk at 0.2 m/s), push the torso towards ``direction`` with ``impulse`` N s
+    over 0.1 s, and follow the fall, the protection and the get-up (up to 20 s)."""
+    sim = make_sim(seed, perturbation)
+    sim.reset_pose(start_pose("StandInit"))
+    runtime = Runtime()
+    runtime.emit(Walk(0.2 if walking else 0.0, 0.0, 0.0), priority=PRIORITY, emitter="trial")
+    frame = sim.first_frame()
+    dx, dy = _PUSH_DIRECTIONS[direction]
+    detected = impact = None
+    protected = False
+    t = 0.0
+    while t < 2.0 + GETUP_TIMEOUT:
+        if abs(t - 2.0) < CYCLE / 2:
+            force = impulse / 0.1
+            sim.push((force * dx, force * dy, 0.0), 0.1)
+        frame = sim.step(runtime.step(frame))
+        t += CYCLE
+        fall = runtime.supervisor.status().fall
+        if detected is None and fall.phase is FallPhase.FALLING:
+            detected = t
+        if detected is not None and not protected:
+            protected = _running(runtime, "FallProtect")
+        if impact is None and sim.body_on_floor():
+            impact = t
+        getup = runtime.supervisor.status().getup
+        if impact is not None and getup.result in ("standing", "gave_up"):
+            break
+    stood = runtime.supervisor.status().getup.result == "standing" and sim.truth().tilt < 0.5
+    return FallResult(direction, walking, detected, impact, protected, stood)
+
+
+def _running(runtime: Runtime, task_type: str) -> bool:
+    return any(v.type == task_type and v.state == "running" for v in runtime.director.view().tasks)
+
+
+def alarm_trial(
+    velocity: tuple[float, float, float],
+    seconds: float,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+) -> tuple[int, bool]:
+    """Walk at ``velocity`` (zero: stand) for ``seconds``: (fall alarms raised, truly fell)."""
+    sim = make_sim(seed, perturbation)
+    sim.reset_pose(start_pose("StandInit"))
+    runtime = Runtime()
+    runtime.emit(Walk(*velocity), priority=PRIORITY, emitter="trial")
+    frame = sim.first_frame()
+    alarms = 0
+    phase = FallPhase.UPRIGHT
+    fell = False
+    for _ in range(round(seconds / CYCLE)):
+        frame = sim.step(runtime.step(frame))
+        now = runtime.supervisor.status().fall.phase
+        if now is FallPhase.FALLING and phase is not FallPhase.FALLING:
+            alarms += 1
+        phase = now
+        fell = fell or sim.truth().fallen
+    return alarms, fell
+
+
+def stand_current_trial(
+    saving: bool, seconds: float, *, seed: int = 0, perturbation: Perturbation | None = None
+) -> tuple[float, float, float]:
+    """Stand for ``seconds`` (saving or not): (mean total motor current over the last
+    ``seconds - 5`` s, A; lowest and highest torso height over them, m)."""
+    sim = make_sim(seed, perturbation)
+    sim.reset_pose(start_pose("StandInit"))
+    runtime = Runtime()
+    if not saving:
+        runtime.walk.energy.enabled = False
+    runtime.emit(Walk(), priority=PRIORITY, emitter="trial")
+    frame = sim.first_frame()
+    current, heights = [], []
+    for i in range(round(seconds / CYCLE)):
+        frame = sim.step(runtime.step(frame))
+        if i * CYCLE >= 5.0:
+            current.append(float(frame.current.sum()))
+            heights.append(float(sim.truth().torso_position[2]))
+    return float(np.mean(current)), min(heights), max(heights)

@@ -1,0 +1,267 @@
+"""Getting up: keyframe phases with a sensor check between each (B-Human's get-up engine,
+rUNSWift's getups), ending in the walk-ready stand.
+
+A :class:`GetUpRoutine` is a shipped keyframe script cut into named phases; after each phase
+the robot must be where the phase should have left it, which the IMU and the feet tell
+(:class:`Check`: torso pitch and roll windows, a calm gyro, feet loaded). ``GetUp()`` runs
+every cycle:
+
+1. pick the routine for the side the robot lies on (the IMU's lean; lying on a side, the
+   ``RollOver`` routine first turns it onto its front or back, then the side is read again);
+2. play a phase as a sequence on the whole body, let it settle (``SETTLE`` s, longer while
+   the gyro is not calm, never more than ``SETTLE_MAX``), then check;
+3. a check that fails means the robot ended somewhere unexpected: it relaxes lying down
+   (the ``GetUpRelax`` script, a known posture) and starts again from step 1, up to
+   ``max_attempts`` times, after which it stays relaxed and reports ``gave_up`` (and is not
+   Done: the relaxed posture holds until the GetUp is withdrawn);
+4. after the last phase's check, GetUp is Done: the robot stands in the walk-ready posture.
+
+:class:`GetUpStatus` (``GetUpProgress.status()``) says whether a get-up runs, the routine and
+phase, and the attempt count.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from director import Context, Director, RunReason
+from providers.actuation import BodySequence
+from skills.keyframes import KeyframeScript
+from skills.safety.fall import FallDirection, lean_direction, torso_lean
+from skills.script import script_sequence
+from skills.script_files import shipped_script
+
+#: Seconds a phase's end posture is left to settle before it is checked.
+SETTLE = 0.1
+#: The longest a check waits for the gyro to calm down after a phase, s.
+SETTLE_MAX = 0.6
+#: A gyro below this (rad/s, roll and pitch rate) counts as calm.
+CALM_GYRO = 0.8
+#: Seconds the robot lies relaxed after a failed phase before it tries again.
+RELAX_TIME = 1.2
+DEFAULT_MAX_ATTEMPTS = 5
+
+_INF = math.inf
+
+
+@attrs.frozen
+class Check:
+    """Where a phase must leave the robot: windows on the torso's forward lean and |sideways|
+    lean (rad, ``skills.safety.fall.torso_lean``: +pi/2 lying on the front), and the feet."""
+
+    pitch: tuple[float, float] = (-_INF, _INF)
+    max_roll: float = _INF
+    feet_loaded: bool = False
+
+    def passes(self, state: Any, feet_loaded: bool) -> bool:
+        """Whether ``state`` (roll, pitch) is where this check wants it; ``feet_loaded``: both
+        feet carried load over the settle (one cycle's FSR flickers on hands and feet)."""
+        if not (math.isfinite(state.pitch) and math.isfinite(state.roll)):
+            return False
+        pitch, roll = torso_lean(float(state.roll), float(state.pitch))
+        if not self.pitch[0] <= pitch <= self.pitch[1] or abs(roll) > self.max_roll:
+            return False
+        return not self.feet_loaded or feet_loaded
+
+
+@attrs.frozen
+class GetUpPhase:
+    """Keyframes ``frames`` (start, stop) of the routine's script, then ``check``."""
+
+    name: str
+    frames: tuple[int, int]
+    check: Check
+
+
+@attrs.frozen
+class GetUpRoutine:
+    """A shipped script in phases, for a robot lying on ``side``."""
+
+    name: str
+    script: str
+    phases: tuple[GetUpPhase, ...]
+
+    def sequences(self) -> tuple[Any, ...]:
+        """One sequence task per phase (made once: the scripts do not change)."""
+        script = shipped_script(self.script)
+        out = []
+        for phase in self.phases:
+            start, stop = phase.frames
+            part = KeyframeScript(f"{self.name}:{phase.name}", script.frames[start:stop])
+            out.append(script_sequence(part))
+        return tuple(out)
+
+
+@attrs.frozen
+class GetUp:
+    """Get up from lying (any side) into the walk-ready stand; Done when standing.
+
+    ``max_attempts``: how many times a failed phase starts the get-up over.
+    """
+
+    max_attempts: int = attrs.field(default=DEFAULT_MAX_ATTEMPTS)
+
+    @max_attempts.validator
+    def _check_attempts(self, attribute: attrs.Attribute, value: Any) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 100:
+            raise ValueError(f"max_attempts must be a whole number in 1..100, got {value!r}")
+
+
+@attrs.frozen
+class GetUpStatus:
+    """What the get-up is doing: ``active``, the routine and phase, attempts so far, and how
+    the last get-up ended (``"standing"``, ``"gave_up"``, ``"interrupted"`` or None)."""
+
+    active: bool = False
+    routine: str | None = None
+    phase: str | None = None
+    attempts: int = 0
+    result: str | None = None
+    started: float | None = None
+    finished: float | None = None
+
+
+class GetUpProgress:
+    """The get-up provider's state machine (one get-up at a time)."""
+
+    def __init__(
+        self, routines: dict[FallDirection, GetUpRoutine], roll_over: GetUpRoutine, state: Any
+    ) -> None:
+        self._routines = routines
+        self._roll_over = roll_over
+        known = (*routines.values(), roll_over) if routines else ()
+        self._sequences = {r.name: r.sequences() for r in known}
+        self._relax = script_sequence(shipped_script("GetUpRelax"))
+        self._state = state
+        self._status = GetUpStatus()
+        self.task: object = None
+        self.routine: GetUpRoutine | None = None
+        self.index = 0
+        self.stage = "idle"  # "phase", "settle", "relax"
+        self.since = 0.0
+        self._loaded = self._settled = 0
+
+    @property
+    def available(self) -> bool:
+        """Whether routines are installed (the shipped scripts exist)."""
+        return bool(self._routines)
+
+    def status(self) -> GetUpStatus:
+        """The get-up's state now."""
+        return self._status
+
+    def _set(self, **changes: Any) -> None:
+        self._status = attrs.evolve(self._status, **changes)
+
+    def begin(self, ctx: Context) -> None:
+        """A new GetUp: attempt 1 from whatever side the robot lies on."""
+        self.task = ctx.task
+        self._status = GetUpStatus(active=True, attempts=1, started=ctx.now)
+        self._choose(ctx)
+
+    def interrupted(self, now: float) -> None:
+        """The GetUp stopped before it was Done (withdrawn, or its joints taken)."""
+        if self._status.active:
+            self._set(active=False, result="interrupted", finished=now)
+        self.task = None
+        self.stage = "idle"
+
+    def _choose(self, ctx: Context) -> None:
+        side = lean_direction(float(self._state.roll), float(self._state.pitch))
+        routine = self._routines.get(side)
+        if routine is None and side in (FallDirection.LEFT, FallDirection.RIGHT):
+            routine = self._roll_over
+        if routine is None:
+            # No routine for this side: staying relaxed is safer than a move made up here.
+            self._set(active=False, routine=None, phase=None, result="gave_up", finished=ctx.now)
+            self.stage = "idle"
+            ctx.emit(self._relax)
+            return
+        self.routine = routine
+        self.index = 0
+        self._play(ctx)
+
+    def _play(self, ctx: Context) -> None:
+        assert self.routine is not None
+        phase = self.routine.phases[self.index]
+        self._set(routine=self.routine.name, phase=phase.name)
+        self.stage, self.since = "phase", ctx.now
+        ctx.emit(self._sequences[self.routine.name][self.index])
+
+    def run(self, ctx: Context) -> None:
+        """One cycle of the get-up."""
+        if self.stage == "phase":
+            if ctx.uses(BodySequence).done:
+                self.stage, self.since = "settle", ctx.now
+                self._loaded = self._settled = 0
+            ctx.continue_()
+            return
+        if self.stage == "settle":
+            self._settle(ctx)
+            return
+        if self.stage == "relax":
+            if ctx.now - self.since < RELAX_TIME or not ctx.uses(BodySequence).done:
+                ctx.continue_()
+                return
+            self._set(attempts=self._status.attempts + 1)
+            self._choose(ctx)
+            return
+        ctx.continue_()
+
+    def _settle(self, ctx: Context) -> None:
+        assert self.routine is not None
+        waited = ctx.now - self.since
+        self._settled += 1
+        self._loaded += bool(self._state.left_contact and self._state.right_contact)
+        gyro = self._state.gyro
+        calm = math.hypot(float(gyro[0]), float(gyro[1])) < CALM_GYRO
+        if waited < SETTLE or (not calm and waited < SETTLE_MAX):
+            ctx.continue_()
+            return
+        phase = self.routine.phases[self.index]
+        if phase.check.passes(self._state, feet_loaded=2 * self._loaded >= self._settled):
+            if self.index + 1 < len(self.routine.phases):
+                self.index += 1
+                self._play(ctx)
+                return
+            if self.routine is self._roll_over:
+                self._choose(ctx)  # on the front or the back now: the real get-up
+                return
+            self._set(active=False, phase=None, result="standing", finished=ctx.now)
+            self.stage = "idle"
+            ctx.done()
+            return
+        if self._status.attempts >= ctx.task.max_attempts:
+            # Not Done: the relaxed posture stays commanded until the GetUp is withdrawn.
+            self._set(active=False, phase=None, result="gave_up", finished=ctx.now)
+            self.stage = "idle"
+            ctx.emit(self._relax)
+            return
+        self._set(phase="relax")
+        self.stage, self.since = "relax", ctx.now
+        ctx.emit(self._relax)
+
+
+def register_getup(
+    director: Director, state: Any, routines: Callable[[], tuple[dict, GetUpRoutine]]
+) -> GetUpProgress:
+    """Register the GetUp provider; ``routines()`` gives (routine by side, roll-over routine)."""
+    by_side, roll_over = routines()
+    progress = GetUpProgress(by_side, roll_over, state)
+
+    def getup(ctx: Context) -> None:
+        if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED) or progress.task is not ctx.task:
+            progress.begin(ctx)
+            return
+        progress.run(ctx)
+
+    def getup_stopped(ctx: Context) -> None:
+        progress.interrupted(ctx.now)
+
+    director.provide(GetUp, getup, every_cycle=True, name="GetUp")
+    director.provide(GetUp, getup_stopped, kind="stop", name="GetUp.stop")
+    return progress

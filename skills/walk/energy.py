@@ -1,0 +1,109 @@
+"""The energy-saving stand (NaoTH's energy-efficient stand, adapted): a robot that stands
+still for a while lets its legs carry the load with as little motor torque as it can.
+
+NaoTH observed that a stand is rarely reached exactly, so joints stay in permanent tension:
+they use the measured angles as targets, lower the stiffness, and relax the most loaded
+joints step by step. The walk's stand puts the centre of mass ahead of the ankles (ready to
+step forwards) with bent knees; standing still that costs torque at the ankles and knees for
+nothing. After ``IDLE_AFTER`` seconds of standing with nothing asked, the saver:
+
+- moves the torso fore and aft until the ankles carry no torque: the servo's position error
+  at the ankle pitch (commanded minus measured) is the measured load, and an integrator
+  turns it into an offset of the centre of mass (``trim``), so the body settles with its
+  weight over the ankles on any body, not one tuned posture;
+- straightens the knees a little (``MAX_RAISE``, under a centimetre of torso height), which
+  shortens the knee's lever;
+- lowers the leg stiffness to ``SAVING_STIFFNESS``.
+
+A request to walk restores the full stiffness at once and takes the posture back to the
+walk's stand (at ``RESTORE_RATE``: a few cycles) before the first step. If the trim runs to
+its bound or the torso tilts (the body is drifting, not settling), the saver gives up and
+restores the stand, and tries again only after another idle period.
+"""
+
+from __future__ import annotations
+
+import math
+
+#: Seconds of standing with a zero request before the stand starts saving.
+IDLE_AFTER = 1.0
+#: How much higher the hips go (m): straighter knees, under 1 cm of torso height.
+MAX_RAISE = 0.0085
+#: Seconds to raise the hips, and to take everything back before a step.
+RAISE_TIME = 1.0
+#: Centre-of-mass offset per radian of ankle servo error per second (m / rad / s), on the
+#: error low-passed with ``ERROR_FILTER`` per cycle; the trim moves at most ``TRIM_RATE``.
+TRIM_GAIN = 0.4
+ERROR_FILTER = 0.05
+TRIM_RATE = 0.01  # m/s
+#: How fast the posture goes back to the walk's stand (m/s of raise and trim).
+RESTORE_RATE = 0.25
+#: Bounds of the trim (m): past them the body is drifting, not settling.
+TRIM_MIN, TRIM_MAX = -0.06, 0.02
+#: Leg stiffness while saving (NaoTH interpolates between 0.3 and 1 by the joint error).
+SAVING_STIFFNESS = 0.8
+#: A torso tilting past this (rad) while saving means the posture is drifting.
+DRIFT_TILT = 0.15
+
+
+class EnergySaver:
+    """The saving stand's state: ``raise_`` and ``trim`` (m) for the generator, and whether the
+    legs may go soft."""
+
+    def __init__(self) -> None:
+        self.raise_ = 0.0
+        self.trim = 0.0
+        self.saving = False
+        self._idle = 0.0
+        self._restoring = False
+        self._error = 0.0
+        #: Off: the stand never saves (the plain stand, for comparisons).
+        self.enabled = True
+
+    @property
+    def active(self) -> bool:
+        """Whether the stand differs from the walk's (saving, or on its way back)."""
+        return self.saving or self.raise_ != 0.0 or self.trim != 0.0
+
+    def leg_stiffness(self, normal: float) -> float:
+        """The leg stiffness to command now (the gait's ``normal`` unless saving)."""
+        return min(normal, SAVING_STIFFNESS) if self.saving else normal
+
+    def update(
+        self, dt: float, *, standing: bool, asked: bool, ankle_error: float, tilt: float
+    ) -> bool:
+        """Advance one cycle; True while the walk must not step yet (the stand is still
+        being restored). ``ankle_error``: mean commanded-minus-measured ankle pitch (rad)."""
+        if asked or not standing or not self.enabled:
+            self._idle = 0.0
+            self.saving = False
+            return self._restore(dt)
+        if not math.isfinite(ankle_error) or not math.isfinite(tilt):
+            return False
+        self._idle += dt
+        if not self.saving:
+            if self._idle >= IDLE_AFTER and not self._restoring:
+                self.saving = True
+            else:
+                self._restore(dt)
+                return False
+        self.raise_ = min(MAX_RAISE, self.raise_ + MAX_RAISE * dt / RAISE_TIME)
+        self._error += ERROR_FILTER * (ankle_error - self._error)
+        step = TRIM_GAIN * self._error * dt
+        self.trim -= max(-TRIM_RATE * dt, min(TRIM_RATE * dt, step))
+        if not TRIM_MIN <= self.trim <= TRIM_MAX or tilt > DRIFT_TILT:
+            # Drifting, not settling: back to the walk's stand, and wait before trying again.
+            self.saving = False
+            self._idle = 0.0
+            self._restoring = True
+        return False
+
+    def _restore(self, dt: float) -> bool:
+        step = RESTORE_RATE * dt
+        self._error = 0.0
+        self.raise_ = max(0.0, self.raise_ - step)
+        self.trim = math.copysign(max(0.0, abs(self.trim) - step), self.trim)
+        if self.raise_ == 0.0 and self.trim == 0.0:
+            self._restoring = False
+            return False
+        return True

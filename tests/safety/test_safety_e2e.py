@@ -1,0 +1,96 @@
+"""The safety supervisor end to end: naosim and the daemon over a real LoLA socket.
+
+A daemon started under a standing robot keeps it standing; under a sitting one it stays limp.
+Lifted while walking, the walk stops and the legs go soft; put down, the robot stands and
+waits to be asked. A hot joint's stiffness is capped whoever commands it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lola_io.joints import JOINT_INDEX
+from motiond.runtime import Runtime
+from motiond.simulated import simulated_daemon
+from motiond.supervisor import LIFTED_STIFFNESS, STIFFNESS_CAP_BY_STATUS
+from skills.script import Script
+from skills.script_files import shipped_script
+from skills.walk import Walk
+
+KNEE = JOINT_INDEX["LKneePitch"]
+LEGS = [JOINT_INDEX[n] for n in ("LHipPitch", "LKneePitch", "RHipPitch", "RKneePitch")]
+
+
+async def test_a_daemon_started_under_a_standing_robot_keeps_it_standing():
+    runtime = Runtime()
+    async with simulated_daemon(scenario="standing", runtime=runtime) as sim:
+        height = float(sim.body.truth().torso_position[2])
+        await runtime.wait(10.0)
+        truth = sim.body.truth()
+        assert not truth.fallen
+        # Held where it stood: no sinking beyond the servos' sag under load.
+        assert abs(float(truth.torso_position[2]) - height) < 0.02
+        assert runtime.supervisor.status().started_standing
+
+
+async def test_a_daemon_started_under_a_sitting_robot_leaves_it_limp():
+    runtime = Runtime()
+    stiffness = []
+    runtime.observers.append(lambda now, frame, out: stiffness.append(out.stiffness.max()))
+    async with simulated_daemon(scenario="sitting", runtime=runtime) as sim:
+        await runtime.wait(1.0)
+        assert not runtime.supervisor.status().started_standing
+        assert sim.body.truth().tilt < 0.5  # still sitting (limp, it settles a little)
+    assert max(stiffness) == 0.0
+
+
+async def test_lifted_while_walking_stops_and_put_down_waits_to_be_asked():
+    runtime = Runtime()
+    sent = []
+    runtime.observers.append(lambda now, frame, out: sent.append(out.stiffness[LEGS].max()))
+    runtime.emit(Walk(0.2, 0.0, 0.0), priority=5.0, emitter="test")
+    async with simulated_daemon(scenario="standing", runtime=runtime) as sim:
+        await runtime.wait(2.0)
+        sim.body.lift(0.12)
+        await runtime.wait(1.5)
+        status = runtime.supervisor.status()
+        assert status.lifted, "no lift seen with both feet in the air for 1.5 s"
+        assert runtime.walk.status().killed
+        assert max(sent[-20:]) <= LIFTED_STIFFNESS + 1e-6, "the legs stayed stiff in the air"
+        # Put down gently: lowered until the feet carry the robot, then let go.
+        sim.body.lift(-0.125)
+        await runtime.wait(1.0)
+        sim.body.lift(None)
+        await runtime.wait(1.0)
+        assert not runtime.supervisor.status().lifted
+        x0 = float(sim.body.truth().torso_position[0])
+        await runtime.wait(2.0)
+        assert not sim.body.truth().fallen
+        # Still the same request: the walk waits to be asked again.
+        assert abs(float(sim.body.truth().torso_position[0]) - x0) < 0.03
+        runtime.emit(Walk(0.15, 0.0, 0.0), priority=5.0, emitter="test")
+        await runtime.wait(3.0)
+        assert float(sim.body.truth().torso_position[0]) - x0 > 0.2
+        assert not sim.body.truth().fallen
+
+
+async def test_a_hot_knee_has_its_stiffness_capped_whoever_commands_it():
+    runtime = Runtime()
+    sent = []
+    runtime.observers.append(lambda now, frame, out: sent.append(float(out.stiffness[KNEE])))
+    runtime.emit(Script(shipped_script("StandInit"), hold=True), priority=5.0, emitter="test")
+    async with simulated_daemon(scenario="standing", runtime=runtime) as sim:
+        await runtime.wait(2.0)
+        assert sent[-1] == 1.0
+        thermal = sim.body.servos.thermal
+        temperature = np.full(25, thermal.ambient)
+        temperature[KNEE] = (thermal.hot + thermal.very_hot) / 2  # LoLA status 1: hot
+        sim.body.servos.set_temperature(temperature)
+        await runtime.wait(0.5)
+        assert runtime.supervisor.status().hot_joints == ("LKneePitch",)
+        assert sent[-1] == STIFFNESS_CAP_BY_STATUS[1]
+        assert not sim.body.truth().fallen
+        sim.body.servos.set_temperature(np.full(25, thermal.ambient))
+        await runtime.wait(0.2)
+        assert runtime.supervisor.status().hot_joints == ()
+        assert sent[-1] == 1.0

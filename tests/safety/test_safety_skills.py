@@ -1,0 +1,188 @@
+"""The safety skills in the Director without physics: the get-up's phases and checks, its
+retries and giving up, the brace of the fall protection, and the posture hold's ramp."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from director import Director
+from lola_io.joints import JOINT_INDEX, NUM_JOINTS
+from providers.actuation import ServoTable, build_actuation_tree
+from skills.safety import FallDirection, FallProtect, GetUp, HoldPosture
+from skills.safety.getup import (
+    RELAX_TIME,
+    SETTLE,
+    Check,
+    GetUpPhase,
+    GetUpRoutine,
+    register_getup,
+)
+from skills.safety.hold import register_hold
+from skills.safety.protection import (
+    BRACE_TIME,
+    SOFT_STIFFNESS,
+    brace_positions,
+    register_fall_protection,
+)
+from skills.script_files import shipped_script
+
+PERIOD = 0.012
+UPRIGHT = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
+SITTING_UP = Check(pitch=(-1.0, 0.3))
+
+
+class State:
+    """The robot state the skills read, set by hand."""
+
+    def __init__(self) -> None:
+        self.position = shipped_script("Sit").final_pose().position.copy()
+        self.stiffness = np.zeros(NUM_JOINTS)
+        self.gyro = np.zeros(3)
+        self.roll, self.pitch, self.tilt = 0.0, -math.pi / 2, math.pi / 2
+        self.left_contact = self.right_contact = False
+
+
+class Rig:
+    def __init__(self) -> None:
+        self.state = State()
+        self.servos = ServoTable(self.state.position)
+        self.director = Director()
+        build_actuation_tree(self.director, self.servos, self.state)
+        # Two phases of shipped scripts stand in for a real routine.
+        back = GetUpRoutine(
+            "Back",
+            "Crouch",
+            (
+                GetUpPhase("sit up", (0, 1), SITTING_UP),
+                GetUpPhase("rise", (0, 1), UPRIGHT),
+            ),
+        )
+        roll = GetUpRoutine("Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),))
+        self.getup = register_getup(
+            self.director, self.state, lambda: ({FallDirection.BACK: back}, roll)
+        )
+        register_fall_protection(self.director, self.servos, self.state)
+        register_hold(self.director, self.servos, self.state)
+        self.behaviour = self.director.emitter("safety")
+        self.now = 0.0
+
+    def run(self, seconds: float) -> None:
+        for _ in range(round(seconds / PERIOD)):
+            self.director.update(self.now)
+            self.now += PERIOD
+
+    def targets(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.servos.targets(self.now)
+
+
+def test_a_getup_plays_its_phases_checking_between_them_and_is_done_standing():
+    rig = Rig()
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    rig.run(0.1)
+    status = rig.getup.status()
+    assert status.active and status.routine == "Back" and status.phase == "sit up"
+    rig.state.pitch = -0.5  # sat up
+    rig.run(shipped_script("Crouch").duration + SETTLE + 0.1)
+    assert rig.getup.status().phase == "rise"
+    rig.state.pitch, rig.state.tilt = 0.05, 0.05
+    rig.state.left_contact = rig.state.right_contact = True
+    rig.run(shipped_script("Crouch").duration + SETTLE + 0.1)
+    status = rig.getup.status()
+    assert not status.active and status.result == "standing" and status.attempts == 1
+    position, _ = rig.targets()
+    crouch = shipped_script("Crouch").final_pose().position
+    np.testing.assert_allclose(position, crouch, atol=1e-9)
+
+
+def test_a_failed_check_relaxes_and_starts_over_then_gives_up():
+    rig = Rig()
+    rig.behaviour.emit(GetUp(max_attempts=2), priority=10.0)
+    phase = shipped_script("Crouch").duration + SETTLE
+    # The robot never sits up: the first phase's check fails every time.
+    rig.run(phase + 0.7)
+    assert rig.getup.status().phase == "relax"
+    _, stiffness = rig.targets()
+    assert np.all(stiffness <= 0.3 + 1e-9), "relaxing is soft"
+    rig.run(RELAX_TIME + 0.2)
+    status = rig.getup.status()
+    assert status.active and status.attempts == 2 and status.phase == "sit up"
+    rig.run(phase + 0.7)
+    status = rig.getup.status()
+    assert not status.active and status.result == "gave_up" and status.attempts == 2
+
+
+def test_lying_on_a_side_rolls_over_first():
+    rig = Rig()
+    rig.state.roll, rig.state.pitch = -1.3, 0.0  # on the left side
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    rig.run(0.05)
+    assert rig.getup.status().routine == "Roll"
+    rig.state.roll, rig.state.pitch = 0.0, -1.5  # rolled onto the back
+    rig.run(shipped_script("Sit").duration + SETTLE + 0.1)
+    assert rig.getup.status().routine == "Back"
+
+
+def test_withdrawing_a_getup_reports_it_interrupted():
+    rig = Rig()
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    rig.run(0.2)
+    rig.behaviour.emit_none(GetUp)
+    rig.run(0.05)
+    assert rig.getup.status().result == "interrupted"
+
+
+@pytest.mark.parametrize("direction", list(FallDirection))
+def test_fall_protection_braces_then_goes_soft_before_the_impact(direction):
+    rig = Rig()
+    rig.state.pitch, rig.state.tilt = 0.4, 0.4
+    rig.behaviour.emit(FallProtect(direction), priority=10.0)
+    rig.run(0.2)
+    position, stiffness = rig.targets()
+    for name, angle in brace_positions(direction).items():
+        assert position[JOINT_INDEX[name]] == pytest.approx(angle, abs=1e-6)
+    assert stiffness.max() > SOFT_STIFFNESS
+    rig.run(BRACE_TIME)
+    _, stiffness = rig.targets()
+    assert np.all(stiffness == SOFT_STIFFNESS)
+
+
+def test_fall_protection_goes_soft_at_once_when_the_tilt_says_impact():
+    rig = Rig()
+    rig.state.pitch, rig.state.tilt = 0.4, 0.4
+    rig.behaviour.emit(FallProtect(FallDirection.FRONT), priority=10.0)
+    rig.run(0.05)
+    rig.state.tilt = 1.2
+    rig.run(0.03)
+    _, stiffness = rig.targets()
+    assert np.all(stiffness == SOFT_STIFFNESS)
+
+
+def test_hold_posture_holds_the_measured_angles_stiffening_in_steps_then_is_done():
+    rig = Rig()
+    rig.state.stiffness[:] = 0.0
+    rig.behaviour.emit(HoldPosture(leg_stiffness=1.0, stiffness=0.5, ramp=0.3), priority=1.0)
+    knee = JOINT_INDEX["LKneePitch"]
+    head = JOINT_INDEX["HeadYaw"]
+    seen = []
+    for _ in range(40):
+        rig.run(PERIOD)
+        position, stiffness = rig.targets()
+        np.testing.assert_allclose(position, rig.state.position, atol=1e-9)
+        seen.append(float(stiffness[knee]))
+    assert seen[0] <= 0.2 + 1e-9 and seen == sorted(seen) and seen[-1] == 1.0
+    assert rig.targets()[1][head] == 0.5
+    assert not any(t.type == "HoldPosture" for t in rig.director.view().tasks)
+
+
+def test_safety_tasks_refuse_bad_values():
+    with pytest.raises(TypeError):
+        FallProtect("front")
+    with pytest.raises(ValueError):
+        GetUp(max_attempts=0)
+    with pytest.raises(ValueError):
+        HoldPosture(stiffness=1.5)
+    with pytest.raises(ValueError):
+        HoldPosture(ramp=math.inf)
