@@ -123,6 +123,7 @@ class SafetySupervisor:
         self._holding = False
         self._behaviour_seen = False
         self._getup_since = 0.0
+        self._propped = False  # stood up by hand while the detector still says fallen
         self.stiffness_cap = np.ones(len(JOINT_NAMES))
         self._hot: tuple[str, ...] = ()
 
@@ -184,6 +185,10 @@ class SafetySupervisor:
         )
         s.fall = fall
         if fall.phase is not self._phase:
+            if fall.phase is FallPhase.UPRIGHT and self._phase is not None:
+                if not self._getting_up:  # a get-up's own rise is not a referee's hands
+                    self._back_on_its_feet()
+                self._propped = False
             self._phase = fall.phase
             self._director.set_state(FallPhase, fall.phase)
         self._heat()
@@ -195,6 +200,13 @@ class SafetySupervisor:
         elif fall.phase is FallPhase.FALLEN:
             if self._lifted:
                 self._end_lifted(hold=False)
+            if s.tilt < STANDING_TILT and s.left_contact and s.right_contact:
+                # Stood on its feet by hand: stiffen now, not once the detector agrees.
+                if not self._propped:
+                    self._back_on_its_feet()
+                    self._propped = True
+                return
+            self._propped = False
             if now - fall.since >= LIE_STILL:
                 if self._protecting:
                     self._protecting = False
@@ -207,6 +219,17 @@ class SafetySupervisor:
                 self._protecting = False
                 self._emitter.emit_none(FallProtect)
             self._watch_lifted(dt)
+
+    def _back_on_its_feet(self) -> None:
+        """Upright on loaded feet again, by a get-up or by a referee's hands: nothing of the
+        fall stays commanded (a soft protection, a relaxed get-up that gave up), and the robot
+        is held where it stands until a behaviour moves it."""
+        self._protecting = False
+        self._getting_up = False
+        self._emitter.emit_none(FallProtect)
+        self._emitter.emit_none(GetUp)
+        if not self._propped:
+            self._hold()
 
     def _protect(self, fall: FallState) -> None:
         self._protecting = True
@@ -232,7 +255,10 @@ class SafetySupervisor:
         self._getting_up = False
         if status.result == "standing":
             self._emitter.emit_none(GetUp)
+            # Standing in the get-up's last posture: upright now, and nothing to hold.
             self.detector.reset(status.finished or 0.0)
+            self._phase = FallPhase.UPRIGHT
+            self._director.set_state(FallPhase, FallPhase.UPRIGHT)
         elif status.result == "interrupted":
             self._emitter.emit_none(GetUp)
         # gave_up: GetUp stays, holding the relaxed posture, until get_up() or a Freeze.

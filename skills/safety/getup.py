@@ -44,6 +44,8 @@ CALM_GYRO = 0.8
 #: Seconds the robot lies relaxed after a failed phase before it tries again.
 RELAX_TIME = 1.2
 DEFAULT_MAX_ATTEMPTS = 5
+#: Roll-overs within one attempt before it counts as failed (a robot rolling from side to side).
+MAX_ROLLS = 2
 
 _INF = math.inf
 
@@ -79,11 +81,13 @@ class GetUpPhase:
 
 @attrs.frozen
 class GetUpRoutine:
-    """A shipped script in phases, for a robot lying on ``side``."""
+    """A shipped script in phases. ``rolls_over``: it ends lying (on another side), so the
+    get-up reads the side again and goes on with that side's routine."""
 
     name: str
     script: str
     phases: tuple[GetUpPhase, ...]
+    rolls_over: bool = False
 
     def sequences(self) -> tuple[Any, ...]:
         """One sequence task per phase (made once: the scripts do not change)."""
@@ -144,6 +148,7 @@ class GetUpProgress:
         self.stage = "idle"  # "phase", "settle", "relax"
         self.since = 0.0
         self._loaded = self._settled = 0
+        self._rolls = 0
 
     @property
     def available(self) -> bool:
@@ -161,6 +166,7 @@ class GetUpProgress:
         """A new GetUp: attempt 1 from whatever side the robot lies on."""
         self.task = ctx.task
         self._status = GetUpStatus(active=True, attempts=1, started=ctx.now)
+        self._rolls = 0
         self._choose(ctx)
 
     def interrupted(self, now: float) -> None:
@@ -223,13 +229,15 @@ class GetUpProgress:
             ctx.continue_()
             return
         phase = self.routine.phases[self.index]
-        if phase.check.passes(self._state, feet_loaded=2 * self._loaded >= self._settled):
+        passed = phase.check.passes(self._state, feet_loaded=2 * self._loaded >= self._settled)
+        if passed and not (self.routine.rolls_over and self._rolls >= MAX_ROLLS):
             if self.index + 1 < len(self.routine.phases):
                 self.index += 1
                 self._play(ctx)
                 return
-            if self.routine is self._roll_over:
-                self._choose(ctx)  # on the front or the back now: the real get-up
+            if self.routine.rolls_over and self._rolls < MAX_ROLLS:
+                self._rolls += 1
+                self._choose(ctx)  # on another side now: that side's get-up
                 return
             self._set(active=False, phase=None, result="standing", finished=ctx.now)
             self.stage = "idle"
@@ -242,6 +250,7 @@ class GetUpProgress:
             ctx.emit(self._relax)
             return
         self._set(phase="relax")
+        self._rolls = 0
         self.stage, self.since = "relax", ctx.now
         ctx.emit(self._relax)
 

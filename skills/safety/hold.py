@@ -1,10 +1,15 @@
 """Holding a posture: keep the joints where they are, stiffening smoothly.
 
 ``HoldPosture`` is what a daemon started on a standing robot emits first (the start-up hold),
-and what the robot gets once it is put down after being lifted: the measured angles of the
-moment it starts become the targets, and the stiffness ramps from what the joints have (the
-sensor frame reports the applied stiffness) to ``stiffness`` over ``ramp`` seconds, so a robot
-held by its old controller is not dropped and a limp one is not jerked.
+and what the robot gets once it is put down after being lifted or stood up by hand: each joint
+is held where it is, and the stiffness ramps from what the joints have (the sensor frame
+reports the applied stiffness) to ``stiffness`` over ``ramp`` seconds, so a robot held by its
+old controller is not dropped and a limp one is not jerked.
+
+"Where it is" is the measured angle for a soft joint (below ``SOFT``: it goes where the load
+puts it) and the commanded one for a stiff joint: a stiff joint under load sits a little short
+of its target, and making its measured angle the new target would let it sag by that much
+again, and a knee that sags tips the robot over.
 """
 
 from __future__ import annotations
@@ -21,6 +26,9 @@ from providers.actuation import BodySequence, JointCommand, ServoTable
 
 #: Stiffness steps of the ramp (a stiffness is one value per command).
 RAMP_STEPS = 5
+#: Below this commanded stiffness a joint is held where it measures, above it where it is
+#: commanded.
+SOFT = 0.5
 _LEGS = frozenset(LEFT_LEG_JOINTS + RIGHT_LEG_JOINTS)
 
 
@@ -50,15 +58,21 @@ class HoldPosture:
 
 
 def hold_sequence(
-    task: HoldPosture, measured: np.ndarray, applied: np.ndarray, fallback: np.ndarray
+    task: HoldPosture,
+    measured: np.ndarray,
+    applied: np.ndarray,
+    commanded: np.ndarray,
+    commanded_stiffness: np.ndarray,
 ) -> Any:
-    """The BodySequence that holds ``measured`` and ramps each joint's stiffness from
-    ``applied`` (the stiffness it has) to the task's; non-finite angles use ``fallback``."""
+    """The BodySequence that holds each joint where it is (``measured`` if its
+    ``commanded_stiffness`` is below ``SOFT`` or the angle is not finite, else ``commanded``)
+    and ramps its stiffness from ``applied`` (the stiffness it has) to the task's."""
     positions = {}
     start, end = {}, {}
     for i, name in enumerate(JOINT_NAMES):
         angle = float(measured[i])
-        positions[name] = angle if math.isfinite(angle) else float(fallback[i])
+        stiff = commanded_stiffness[i] >= SOFT
+        positions[name] = float(commanded[i]) if stiff or not math.isfinite(angle) else angle
         have = float(applied[i])
         start[name] = min(1.0, max(0.0, have)) if math.isfinite(have) else 0.0
         end[name] = task.leg_stiffness if name in _LEGS else task.stiffness
@@ -75,8 +89,9 @@ def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
 
     def hold(ctx: Context) -> None:
         if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED):
-            fallback = np.array([servos.target(i) for i in range(len(JOINT_NAMES))])
-            ctx.emit(hold_sequence(ctx.task, state.position, state.stiffness, fallback))
+            commanded = np.array([servos.current(i, ctx.now) for i in range(len(JOINT_NAMES))])
+            stiffness = np.array(servos.stiffness)
+            ctx.emit(hold_sequence(ctx.task, state.position, state.stiffness, commanded, stiffness))
             return
         if ctx.uses(BodySequence).done:
             ctx.done()

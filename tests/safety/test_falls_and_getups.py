@@ -1,45 +1,81 @@
 """Falls and get-ups in physics: pushed over in four directions, standing and walking, the
-robot is braced before it lands and gets up again; from the front and the back over several
-seeds (and a perturbed body) the get-up stands in the walk-ready posture, retrying when a
-phase ends somewhere unexpected. One fall goes through the daemon over a real LoLA socket."""
+fall is seen before the impact and the robot is braced; from its front (and from a side, by
+rolling onto the front first) it gets up into the walk-ready stand over several seeds and a
+perturbed body. Lying on its back it says it cannot (no back get-up is shipped yet) and lies
+relaxed. One fall goes through the daemon over a real LoLA socket."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
 
 from motiond.runtime import Runtime
-from motiond.safety_trial import getup_trial, push_fall_trial
+from motiond.safety_trial import getup_trial, lie_down, make_sim, push_fall_trial
 from motiond.simulated import simulated_daemon
 from motiond.walk_trial import Perturbation
+from naosim import postures
 from skills.safety import FallPhase
 from skills.walk import Walk
 
 
 @pytest.mark.parametrize("walking", [False, True], ids=["standing", "walking"])
 @pytest.mark.parametrize("direction", ["front", "back", "left", "right"])
-def test_a_pushed_robot_is_braced_before_it_lands_and_gets_up(direction, walking):
+def test_a_pushed_robot_is_seen_falling_and_braced_before_it_lands(direction, walking):
     fall = push_fall_trial(direction, walking=walking, impulse=5.0)
     assert fall.impact_at is not None, "the push did not topple the robot"
-    assert fall.detected_at is not None and fall.lead is not None
-    assert fall.lead >= 0.15, f"detected only {fall.lead * 1000:.0f} ms before the impact"
+    assert fall.lead is not None
+    assert fall.lead >= 0.2, f"detected only {fall.lead * 1000:.0f} ms before the impact"
     assert fall.protected
-    assert fall.stood, "did not get up"
 
 
-@pytest.mark.parametrize("side", ["front", "back"])
-def test_getting_up_over_several_seeds(side):
-    results = [getup_trial(side, seed) for seed in range(4)]
-    story = [
-        f"seed {r.seed}: stood {r.stood} in {r.seconds:.2f} s, {r.attempts} tries" for r in results
-    ]
-    assert all(r.stood for r in results), "\n".join(story)
+@pytest.mark.parametrize("walking", [False, True], ids=["standing", "walking"])
+def test_a_robot_pushed_onto_its_front_gets_up(walking):
+    assert push_fall_trial("front", walking=walking, impulse=5.0).stood
 
 
-@pytest.mark.parametrize("side", ["front", "back"])
-def test_getting_up_on_a_perturbed_body(side):
-    result = getup_trial(side, 7, Perturbation(seed=2))
-    assert result.stood, result
+@pytest.mark.parametrize("seed", range(4))
+def test_getting_up_from_the_front(seed):
+    result = getup_trial("front", seed)
+    assert result.stood and result.attempts == 1, result
+    assert result.seconds < 6.5
+
+
+def test_getting_up_from_the_front_on_a_perturbed_body():
+    assert getup_trial("front", 7, Perturbation(seed=2)).stood
+
+
+@pytest.mark.parametrize("side", [math.pi / 2, -math.pi / 2], ids=["right", "left"])
+def test_lying_on_a_side_it_rolls_onto_its_front_and_gets_up(side):
+    sim = make_sim(3)
+    sim.reset_pose(postures.lying(), torso_rpy=(side, 0.0, 0.0), stiffness=0.0, settle=1.0)
+    runtime = Runtime()
+    frame = sim.first_frame()
+    routines = set()
+    for _ in range(round(15.0 / 0.012)):
+        frame = sim.step(runtime.step(frame))
+        status = runtime.supervisor.status().getup
+        routines.add(status.routine)
+        if status.result is not None:
+            break
+    assert status.result == "standing", status
+    assert {"RollOver", "GetUpFront"} <= routines
+    assert sim.truth().tilt < 0.3
+
+
+def test_lying_on_its_back_it_gives_up_at_once_and_lies_relaxed():
+    sim = make_sim(1)
+    lie_down(sim, "back", np.random.default_rng(1))
+    runtime = Runtime()
+    frame = sim.first_frame()
+    for _ in range(round(3.0 / 0.012)):
+        out = runtime.step(frame)
+        frame = sim.step(out)
+    status = runtime.supervisor.status()
+    assert status.fall.phase is FallPhase.FALLEN
+    assert status.getup.result == "gave_up"
+    assert out.stiffness.max() <= 0.3 + 1e-6, "a robot that cannot get up must not lie stiff"
 
 
 async def test_through_the_daemon_a_pushed_robot_falls_is_protected_and_stands_again():

@@ -13,6 +13,8 @@ from lola_io.joints import JOINT_INDEX
 from motiond.runtime import Runtime
 from motiond.simulated import simulated_daemon
 from motiond.supervisor import LIFTED_STIFFNESS, STIFFNESS_CAP_BY_STATUS
+from naosim import postures
+from skills.safety import FallPhase
 from skills.script import Script
 from skills.script_files import shipped_script
 from skills.walk import Walk
@@ -94,3 +96,16 @@ async def test_a_hot_knee_has_its_stiffness_capped_whoever_commands_it():
         await runtime.wait(0.2)
         assert runtime.supervisor.status().hot_joints == ()
         assert sent[-1] == 1.0
+
+
+async def test_a_fallen_robot_put_back_on_its_feet_by_hand_is_held_up():
+    runtime = Runtime()
+    runtime.supervisor.set_auto_getup(False)
+    async with simulated_daemon(scenario="front", runtime=runtime) as sim:
+        await runtime.wait(0.5)
+        assert runtime.supervisor.status().fall.phase is FallPhase.FALLEN
+        # A referee stands it on its feet and lets go (its joints as soft as it lay).
+        sim.body.reset_pose(postures.standing(), stiffness=0.0, settle=0.0)
+        await runtime.wait(3.0)
+        assert runtime.supervisor.status().fall.phase is FallPhase.UPRIGHT
+        assert sim.body.truth().tilt < 0.3 and not sim.body.truth().fallen

@@ -60,7 +60,9 @@ class Rig:
                 GetUpPhase("rise", (0, 1), UPRIGHT),
             ),
         )
-        roll = GetUpRoutine("Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),))
+        roll = GetUpRoutine(
+            "Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),), rolls_over=True
+        )
         self.getup = register_getup(
             self.director, self.state, lambda: ({FallDirection.BACK: back}, roll)
         )
