@@ -192,6 +192,7 @@ class SafetySupervisor:
             self._phase = fall.phase
             self._director.set_state(FallPhase, fall.phase)
         self._heat()
+        self.detector.getting_up = self._getting_up
         if self._getting_up:
             self._follow_getup()
         elif fall.phase is FallPhase.FALLING:

@@ -113,6 +113,9 @@ class FallDetector:
         self.predicted_tilt = 0.0
         self._upright_for = 0.0
         self._calm_for = 0.0
+        #: A get-up is under way: the robot is not upright until it says it stands (its rise
+        #: passes through upright postures before its last check).
+        self.getting_up = False
 
     def reset(self, now: float = 0.0) -> None:
         """Forget the past: upright from ``now``."""
@@ -158,7 +161,7 @@ class FallDetector:
 
         upright = tilt < th.upright_tilt and loaded
         self._upright_for = self._upright_for + dt if upright else 0.0
-        if self._upright_for >= th.upright_after:
+        if self._upright_for >= th.upright_after and not self.getting_up:
             return self._enter(FallPhase.UPRIGHT, None, now)
         if tilt > th.fallen_tilt and self._calm_for >= 0.1:
             side = lean_direction(roll, pitch)

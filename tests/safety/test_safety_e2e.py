@@ -7,6 +7,7 @@ waits to be asked. A hot joint's stiffness is capped whoever commands it.
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from lola_io.joints import JOINT_INDEX
@@ -109,3 +110,33 @@ async def test_a_fallen_robot_put_back_on_its_feet_by_hand_is_held_up():
         await runtime.wait(3.0)
         assert runtime.supervisor.status().fall.phase is FallPhase.UPRIGHT
         assert sim.body.truth().tilt < 0.3 and not sim.body.truth().fallen
+
+
+async def test_a_behaviour_conditioned_on_being_upright_waits_for_the_getup():
+    # A behaviour's task whose provider needs the Director state FallPhase == UPRIGHT: emitted
+    # while the robot lies on its front, it starts only once the get-up has stood it up.
+    from director import When
+    from providers.actuation import Head, JointCommand
+
+    @attrs.frozen
+    class Nod:
+        pass
+
+    runtime = Runtime()
+    runs = []
+
+    def nod(ctx):
+        runs.append((runtime.now, runtime.supervisor.status().fall.phase))
+        ctx.emit(Head(JointCommand({"HeadPitch": 0.2}, 1.0, 0.5)))
+
+    runtime.director.provide(Nod, nod, when=When(FallPhase, "==", FallPhase.UPRIGHT))
+    runtime.emit(Nod(), priority=5.0, emitter="test")
+    async with simulated_daemon(scenario="front", runtime=runtime):
+        await runtime.wait(3.0)
+        assert not runs, "the nod ran while the robot lay on the floor"
+        for _ in range(12):
+            await runtime.wait(1.0)
+            if runs:
+                break
+        assert runs and runs[0][1] is FallPhase.UPRIGHT
+        assert runtime.supervisor.status().getup.result == "standing"
