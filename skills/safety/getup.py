@@ -6,8 +6,9 @@ the robot must be where the phase should have left it, which the IMU and the fee
 (:class:`Check`: torso pitch and roll windows, a calm gyro, feet loaded). ``GetUp()`` runs
 every cycle:
 
-1. pick the routine for the side the robot lies on (the IMU's lean; lying on a side, the
-   ``RollOver`` routine first turns it onto its front or back, then the side is read again);
+1. pick the routine for the side the robot lies on (the IMU's lean); a routine that
+   ``rolls_over`` (from a side, ``RollOver``; from the back, ``GetUpBack``) ends lying on
+   another side, which is read again to go on;
 2. play a phase as a sequence on the whole body, let it settle (``SETTLE`` s, longer while
    the gyro is not calm, never more than ``SETTLE_MAX``), then check;
 3. a check that fails means the robot ended somewhere unexpected: it relaxes lying down

@@ -47,5 +47,11 @@ FRONT = GetUpRoutine(
         GetUpPhase("rise", (9, 16), _STANDING),
     ),
 )
-#: Lying on the back: not shipped yet (no script reaches the front or a stand in naosim).
-BACK = GetUpRoutine("GetUpBack", "GetUpBack", ())
+#: Lying on the back: bridge, tip onto the right side, roll onto the front (GetUpBack.yaml's
+#: header); then the side it lies on decides what comes next. Still on the back: start over.
+BACK = GetUpRoutine(
+    "GetUpBack",
+    "GetUpBack",
+    (GetUpPhase("bridge and roll", (0, 7), Check(pitch=(-1.2, 2.3))),),
+    rolls_over=True,
+)
