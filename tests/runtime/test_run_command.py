@@ -39,15 +39,19 @@ async def test_holds_a_standing_robot_then_sigterm_sits_relaxes_and_exits():
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )
-            with trio.fail_after(60):
-                while server.counters.frames_sent < 40:
-                    await trio.sleep(0.01)
-                # Standing on its feet: held from the first frame, stiffening in steps from the
-                # (limp) stiffness the body reports, not jerked to full stiffness at once.
-                ramp = stiffness_seen[:30]
-                assert 0.0 < ramp[0] < 0.5 and ramp == sorted(ramp) and max(ramp) > 0.99
-                process.send_signal(signal.SIGTERM)
-                returncode = await process.wait()
+            try:
+                with trio.fail_after(60):
+                    while server.counters.frames_sent < 40:
+                        await trio.sleep(0.01)
+                    # Standing on its feet: held from the first frame, stiffening in steps from
+                    # the (limp) stiffness the body reports, not jerked to full stiffness at once.
+                    ramp = stiffness_seen[:30]
+                    assert 0.0 < ramp[0] < 0.5 and ramp == sorted(ramp) and max(ramp) > 0.99
+                    process.send_signal(signal.SIGTERM)
+                    returncode = await process.wait()
+            finally:
+                if process.returncode is None:  # a failed check must not leave a daemon behind
+                    process.kill()
             stderr = b""
             assert process.stderr is not None
             while chunk := await process.stderr.receive_some(1 << 16):
