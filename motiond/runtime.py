@@ -141,7 +141,6 @@ class Runtime:
         #: Called after every cycle with (now, sensor frame, actuator frame); for tests, logs.
         self.observers: list[Callable[[float, SensorFrame, ActuatorFrame], None]] = []
         self._frames = 0  # LoLA frames since start, stepped or missed: the clock
-        self._frames_stepped = 0
         self._started = False
         self._posture: Posture | None = None
         self._safety = self.director.emitter("runtime")
@@ -273,7 +272,8 @@ class Runtime:
 
     def _step(self, frame: SensorFrame) -> ActuatorFrame:
         measured = frame.position
-        if not self._started:
+        first = not self._started
+        if first:
             # Before the first update, so a task commanded in the very first cycle moves each
             # joint from where it is, not from the table's placeholder zeros.
             self.servos.hold_measured(measured)
@@ -282,9 +282,8 @@ class Runtime:
         state = self.state
         state.update(frame)
         self.now = now = self._frames * self.period
-        if self._frames_stepped == 0:
+        if first:
             self.supervisor.start()
-        self._frames_stepped += 1
         self._frames += 1
         self.supervisor.update(now, self.period)
         posture = state.posture

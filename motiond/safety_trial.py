@@ -16,31 +16,24 @@ from __future__ import annotations
 import math
 
 import attrs
-import mujoco
 import numpy as np
 
 from motiond.runtime import Runtime
-from motiond.simulated import start_pose
-from motiond.walk_trial import Perturbation, perturbed_model
+from motiond.walk_trial import Perturbation, WalkTrial, trial_sim
 from naosim import postures
 from naosim.sim import NaoSim
 from skills.safety import FallPhase
-from skills.walk import Walk
 
 CYCLE = 0.012
-PRIORITY = 1.0
+#: When the push lands, s after the trial starts (the walk stands or walks by then).
+PUSH_AT = 2.0
 #: How long a get-up may take before the trial calls it failed, s.
 GETUP_TIMEOUT = 20.0
 
 
-def make_sim(
-    seed: int, perturbation: Perturbation | None = None, model: mujoco.MjModel | None = None
-) -> NaoSim:
-    """naosim's NAO (or a perturbed one, or ``model``) with sensor noise seeded by ``seed``."""
-    delay = 3
-    if perturbation is not None:
-        model, delay = perturbed_model(perturbation)
-    return NaoSim(model, seed=seed, delay_cycles=delay)
+def make_sim(seed: int, perturbation: Perturbation | None = None) -> NaoSim:
+    """naosim's NAO (or a perturbed one) with sensor noise seeded by ``seed``."""
+    return trial_sim(perturbation=perturbation, seed=seed)
 
 
 @attrs.frozen
@@ -128,32 +121,28 @@ def push_fall_trial(
 ) -> FallResult:
     """Stand (or walk at 0.2 m/s), push the torso towards ``direction`` with ``impulse`` N s
     over 0.1 s, and follow the fall, the protection and the get-up (up to 20 s)."""
-    sim = make_sim(seed, perturbation)
-    sim.reset_pose(start_pose("StandInit"))
-    runtime = Runtime()
-    runtime.emit(Walk(0.2 if walking else 0.0, 0.0, 0.0), priority=PRIORITY, emitter="trial")
-    frame = sim.first_frame()
+    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    if walking:
+        trial.walk(0.2)
+    runtime = trial.runtime
     dx, dy = _PUSH_DIRECTIONS[direction]
     detected = impact = None
     protected = False
-    t = 0.0
-    while t < 2.0 + GETUP_TIMEOUT:
-        if abs(t - 2.0) < CYCLE / 2:
-            force = impulse / 0.1
-            sim.push((force * dx, force * dy, 0.0), 0.1)
-        frame = sim.step(runtime.step(frame))
-        t += CYCLE
-        fall = runtime.supervisor.status().fall
-        if detected is None and fall.phase is FallPhase.FALLING:
-            detected = t
+    trial.run(PUSH_AT)
+    force = impulse / 0.1
+    trial.push((force * dx, force * dy, 0.0), 0.1)
+    while trial.t < PUSH_AT + GETUP_TIMEOUT:
+        trial.step()
+        status = runtime.supervisor.status()
+        if detected is None and status.fall.phase is FallPhase.FALLING:
+            detected = trial.t
         if detected is not None and not protected:
             protected = _running(runtime, "FallProtect")
-        if impact is None and sim.body_on_floor():
-            impact = t
-        getup = runtime.supervisor.status().getup
-        if impact is not None and getup.result in ("standing", "gave_up"):
+        if impact is None and trial.sim.body_on_floor():
+            impact = trial.t
+        if impact is not None and status.getup.result in ("standing", "gave_up"):
             break
-    stood = runtime.supervisor.status().getup.result == "standing" and sim.truth().tilt < 0.5
+    stood = runtime.supervisor.status().getup.result == "standing" and trial.truth.tilt < 0.5
     return FallResult(direction, walking, detected, impact, protected, stood)
 
 
@@ -169,22 +158,17 @@ def alarm_trial(
     perturbation: Perturbation | None = None,
 ) -> tuple[int, bool]:
     """Walk at ``velocity`` (zero: stand) for ``seconds``: (fall alarms raised, truly fell)."""
-    sim = make_sim(seed, perturbation)
-    sim.reset_pose(start_pose("StandInit"))
-    runtime = Runtime()
-    runtime.emit(Walk(*velocity), priority=PRIORITY, emitter="trial")
-    frame = sim.first_frame()
+    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    trial.walk(*velocity)
     alarms = 0
     phase = FallPhase.UPRIGHT
-    fell = False
     for _ in range(round(seconds / CYCLE)):
-        frame = sim.step(runtime.step(frame))
-        now = runtime.supervisor.status().fall.phase
+        trial.step()
+        now = trial.runtime.supervisor.status().fall.phase
         if now is FallPhase.FALLING and phase is not FallPhase.FALLING:
             alarms += 1
         phase = now
-        fell = fell or sim.truth().fallen
-    return alarms, fell
+    return alarms, trial.fell
 
 
 def stand_current_trial(
@@ -192,17 +176,12 @@ def stand_current_trial(
 ) -> tuple[float, float, float]:
     """Stand for ``seconds`` (saving or not): (mean total motor current over the last
     ``seconds - 5`` s, A; lowest and highest torso height over them, m)."""
-    sim = make_sim(seed, perturbation)
-    sim.reset_pose(start_pose("StandInit"))
-    runtime = Runtime()
-    if not saving:
-        runtime.walk.energy.enabled = False
-    runtime.emit(Walk(), priority=PRIORITY, emitter="trial")
-    frame = sim.first_frame()
+    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    trial.runtime.walk.energy.enabled = saving
     current, heights = [], []
     for i in range(round(seconds / CYCLE)):
-        frame = sim.step(runtime.step(frame))
+        frame = trial.step()
         if i * CYCLE >= 5.0:
             current.append(float(frame.current.sum()))
-            heights.append(float(sim.truth().torso_position[2]))
+            heights.append(float(trial.truth.torso_position[2]))
     return float(np.mean(current)), min(heights), max(heights)

@@ -29,6 +29,7 @@ import numpy as np
 from director import Director
 from lola_io.joints import JOINT_INDEX, JOINT_NAMES
 from motiond.robot_state import RobotState
+from providers.actuation import GROUP_JOINTS, Legs
 from skills.keyframes import JointTarget, Keyframe, KeyframeScript
 from skills.safety import (
     FALL_PRIORITY,
@@ -86,9 +87,8 @@ def lifted_stand_script() -> KeyframeScript:
     """The legs of StandInit at :data:`LIFTED_STIFFNESS`, arms and head as they are."""
     final = shipped_script("StandInit").final_pose()
     targets = {
-        name: JointTarget(float(final.position[i]), LIFTED_STIFFNESS)
-        for i, name in enumerate(JOINT_NAMES)
-        if "Hip" in name or "Knee" in name or "Ankle" in name
+        name: JointTarget(float(final.position[JOINT_INDEX[name]]), LIFTED_STIFFNESS)
+        for name in GROUP_JOINTS[Legs]
     }
     return KeyframeScript("LiftedStand", [Keyframe(0.8, targets)])
 
@@ -296,11 +296,11 @@ class SafetySupervisor:
         self._emitter.emit(HoldPosture(), priority=HOLD_PRIORITY)
 
     def _heat(self) -> None:
-        status = np.clip(self._state.temperature_status, 0, 3)
-        if not status.any():
+        if not self._state.temperature_status.any():
             if self._hot:
                 self._hot = ()
                 self.stiffness_cap.fill(1.0)
             return
+        status = np.clip(self._state.temperature_status, 0, 3)
         np.take(STIFFNESS_CAP_BY_STATUS, status, out=self.stiffness_cap)
         self._hot = tuple(n for n, st in zip(JOINT_NAMES, status, strict=True) if st > 0)

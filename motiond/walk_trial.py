@@ -19,6 +19,7 @@ import attrs
 import mujoco
 import numpy as np
 
+from lola_io.frames import ActuatorFrame
 from motiond.runtime import Runtime
 from motiond.simulated import start_pose
 from naosim.binding import load_model_file
@@ -27,7 +28,7 @@ from naosim.sim import NaoSim
 from skills.walk import Walk
 from skills.walk.odometry import along
 
-__all__ = ["Perturbation", "WalkTrial", "along", "perturbed_model"]
+__all__ = ["Perturbation", "WalkTrial", "along", "perturbed_model", "trial_sim"]
 
 #: The behaviour name and priority trials emit with.
 EMITTER = "trial"
@@ -69,6 +70,21 @@ def perturbed_model(p: Perturbation) -> tuple[mujoco.MjModel, int]:
     return spec.compile(), delay
 
 
+def trial_sim(
+    *,
+    model: str | Path | mujoco.MjModel | None = None,
+    perturbation: Perturbation | None = None,
+    seed: int = 0,
+) -> NaoSim:
+    """naosim's NAO, a NAO MJCF (file or compiled), or a perturbed NAO with its delay."""
+    delay = 3
+    if perturbation is not None:
+        model, delay = perturbed_model(perturbation)
+    elif isinstance(model, str | Path):
+        model = load_model_file(model)
+    return NaoSim(model, seed=seed, delay_cycles=delay)
+
+
 class WalkTrial:
     """One robot standing in StandInit, held by a walk from its first cycle.
 
@@ -84,12 +100,7 @@ class WalkTrial:
         seed: int = 0,
         gait=None,
     ) -> None:
-        delay = 3
-        if perturbation is not None:
-            model, delay = perturbed_model(perturbation)
-        elif isinstance(model, str | Path):
-            model = load_model_file(model)
-        self.sim = NaoSim(model, seed=seed, delay_cycles=delay)
+        self.sim = trial_sim(model=model, perturbation=perturbation, seed=seed)
         self.sim.reset_pose(start_pose("StandInit"))
         self.runtime = Runtime()
         if gait is not None:
@@ -98,6 +109,8 @@ class WalkTrial:
         self._behaviour.emit(Walk(), priority=PRIORITY)
         self._frame = self.sim.first_frame()
         self.fell = False
+        #: The last actuator frame the daemon sent.
+        self.command: ActuatorFrame | None = None
         self.fell_at: float | None = None
         self.truth = self.sim.truth()
 
@@ -126,13 +139,19 @@ class WalkTrial:
         """Step for ``seconds`` (or until ``until(self)``); False once the robot has fallen."""
         end = self.t + seconds - 1e-9
         while self.t < end and not self.fell:
-            self._frame = self.sim.step(self.runtime.step(self._frame))
-            self.truth = self.sim.truth()
-            if self.truth.fallen:
-                self.fell, self.fell_at = True, self.t
-            elif until is not None and until(self):
+            self.step()
+            if not self.fell and until is not None and until(self):
                 break
         return not self.fell
+
+    def step(self):
+        """One cycle (whether the robot has fallen or not); the sensor frame it read."""
+        self.command = self.runtime.step(self._frame)
+        self._frame = self.sim.step(self.command)
+        self.truth = self.sim.truth()
+        if self.truth.fallen and not self.fell:
+            self.fell, self.fell_at = True, self.t
+        return self._frame
 
     def pose(self) -> tuple[float, float, float]:
         """Ground truth of the torso: x, y (m) and heading (rad)."""

@@ -21,15 +21,15 @@ import attrs
 import numpy as np
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_NAMES, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
-from providers.actuation import BodySequence, JointCommand, ServoTable
+from lola_io.joints import JOINT_NAMES
+from providers.actuation import GROUP_JOINTS, BodySequence, JointCommand, Legs, ServoTable
 
 #: Stiffness steps of the ramp (a stiffness is one value per command).
 RAMP_STEPS = 5
 #: Below this commanded stiffness a joint is held where it measures, above it where it is
 #: commanded.
 SOFT = 0.5
-_LEGS = frozenset(LEFT_LEG_JOINTS + RIGHT_LEG_JOINTS)
+_LEGS = frozenset(GROUP_JOINTS[Legs])
 
 
 def _unit(instance: Any, attribute: attrs.Attribute, value: Any) -> None:

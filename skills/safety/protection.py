@@ -24,8 +24,8 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_NAMES, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
-from providers.actuation import Body, JointCommand, ServoTable
+from lola_io.joints import JOINT_NAMES
+from providers.actuation import GROUP_JOINTS, Body, JointCommand, Legs, ServoTable
 from skills.safety.fall import FallDirection
 
 #: Torso tilt (rad) past which the impact is due within a few cycles: go soft.
@@ -40,7 +40,7 @@ LEG_BRACE_STIFFNESS = 0.3
 #: Seconds to reach the brace pose (the arms move at up to their velocity limit).
 BRACE_MOVE = 0.15
 
-_LEGS = frozenset(LEFT_LEG_JOINTS + RIGHT_LEG_JOINTS)
+_LEGS = frozenset(GROUP_JOINTS[Legs])
 
 # Brace poses (rad), mirrored for the right arm: shoulder pitch, shoulder roll, elbow yaw,
 # elbow roll, wrist yaw; then the head pitch.

@@ -60,11 +60,6 @@ class EnergySaver:
         #: Off: the stand never saves (the plain stand, for comparisons).
         self.enabled = True
 
-    @property
-    def active(self) -> bool:
-        """Whether the stand differs from the walk's (saving, or on its way back)."""
-        return self.saving or self.raise_ != 0.0 or self.trim != 0.0
-
     def leg_stiffness(self, normal: float) -> float:
         """The leg stiffness to command now (the gait's ``normal`` unless saving)."""
         return min(normal, SAVING_STIFFNESS) if self.saving else normal

@@ -120,19 +120,17 @@ class WalkEngine:
         if gap or self._legs_taken():
             # The legs were not ours: start from where they are commanded to be.
             gen.begin(*self.commanded_soles())
-            if self._killed_request is not None:
-                gen.killed = True  # a kill lasts until the request changes, takeovers or not
             dt = self.period
         else:
             dt = now - self._last_now
         self._last_now = now
         executed = gen.executed
-        error = self._ankle_error()
+        standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
-            standing=gen.phase is Phase.STANDING,
+            standing=standing,
             asked=not gen.target.is_zero,
-            ankle_error=error,
+            ankle_error=self._ankle_error() if standing else 0.0,
             tilt=float(self._state.tilt),
         )
         gen.stand_raise, gen.stand_trim = self.energy.raise_, self.energy.trim

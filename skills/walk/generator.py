@@ -143,7 +143,7 @@ class WalkGenerator:
         self.phase = Phase.STARTING
         self.left, self.right = Foot(), Foot()
         self.executed = ZERO
-        self.killed = False
+        # A kill survives a restart (the legs taken and given back): only resume() ends it.
         self._blend = (np.array(left_sole, dtype=float), np.array(right_sole, dtype=float))
         self._blend_t = 0.0
 
