@@ -209,14 +209,26 @@ class LolaServer:
 
 
 def remove_stale_socket(path: str) -> None:
-    """Remove a socket file left by a server that is gone; refuse to touch anything else."""
+    """Remove a socket file left by a server that is gone; refuse to touch anything else.
+
+    A socket someone still listens on is not stale: on a robot, ``/tmp/robocup`` is LoLA's own,
+    and replacing it would cut the daemon off the real robot. A connection attempt tells.
+    """
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
         return
     if not stat.S_ISSOCK(mode):
         raise FileExistsError(errno.EEXIST, "exists and is not a socket", path)
-    os.unlink(path)
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        probe.connect(path)
+    except OSError:
+        os.unlink(path)  # nobody listens: left by a server that is gone
+    else:
+        raise FileExistsError(errno.EADDRINUSE, "another process is serving it", path)
+    finally:
+        probe.close()
 
 
 def unlink_if_ours(path: str, inode: int) -> None:

@@ -37,6 +37,7 @@ async def run_daemon(
     lola_path: str = DEFAULT_PATH,
     *,
     api_path: str | None = None,
+    api_timeout: float = 1.0,
     safe_sit_after: int = DEFAULT_SAFE_SIT_AFTER,
     tune: bool = False,
     rt_priority: int = 0,
@@ -45,7 +46,8 @@ async def run_daemon(
 ) -> int:
     """Serve LoLA at ``lola_path`` until SIGTERM/SIGINT; sit, relax, and return 0.
 
-    ``api_path`` is the behaviour socket's path, reserved (its protocol comes later).
+    ``api_path``: serve the behaviour API (`motiond.api.server`) on this Unix socket; None
+    serves none.
     ``tune`` applies the process settings of `motiond.process_tuning` (GC; SCHED_FIFO when
     ``rt_priority`` > 0); the command line sets it, in-process tests leave the process alone.
     ``task_status.started(runtime)`` once the signal handlers are in place.
@@ -54,12 +56,14 @@ async def run_daemon(
     if tune:
         # After start-up, so the frozen heap holds the Director, the model and the tables.
         tune_process(rt_priority=rt_priority)
-    if api_path is not None:
-        log.info("behaviour API socket reserved at %s (not served yet)", api_path)
     budget = sum(shipped_script(n).duration for n in SHUTDOWN_SCRIPTS) + _SHUTDOWN_SLACK
     with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
         async with trio.open_nursery() as nursery, LolaConnection(lola_path) as conn:
             nursery.start_soon(runtime.run, conn)
+            if api_path is not None:
+                from motiond.api.server import ApiServer
+
+                await nursery.start(ApiServer(runtime, api_path, timeout=api_timeout).serve)
             log.info("motiond running on LoLA socket %s", lola_path)
             task_status.started(runtime)
             async for signum in signals:

@@ -19,6 +19,7 @@ never races the cycle. Priorities at or above :data:`SAFETY_PRIORITY` (which lie
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -147,6 +148,9 @@ class Runtime:
         self._behaviours: dict[str, BehaviourEmitter] = {}
         self._last_frame: ActuatorFrame | None = None
         self._tick = trio.Event()
+        #: CLOCK_MONOTONIC when the last cycle's reply went out: for the API's state ages
+        #: (comparable across processes), never for logic.
+        self.cycle_end_stamp = 0.0
         self._view_revision = -1
         self._error_logged_at = -1
 
@@ -160,6 +164,12 @@ class Runtime:
         if handle is None:
             handle = self._behaviours[name] = BehaviourEmitter(self, name)
         return handle
+
+    def remove_emitter(self, name: str) -> None:
+        """Withdraw every task of behaviour ``name`` and forget its handle (a client gone)."""
+        handle = self._behaviours.pop(name, None)
+        if handle is not None:
+            handle.close()
 
     def emit(self, task: Any, *, priority: float = 0.0, emitter: str = "behaviour") -> None:
         """Emit ``task`` from behaviour ``emitter`` (see :meth:`emitter`)."""
@@ -342,5 +352,6 @@ class Runtime:
                 self.counters.cycle_errors += 1
                 log.exception("could not send cycle %d's frame", self.counters.cycles)
             self.counters.overruns = counters.late
+            self.cycle_end_stamp = time.monotonic()
             tick, self._tick = self._tick, trio.Event()
             tick.set()

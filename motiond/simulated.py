@@ -23,6 +23,7 @@ from lola_io.body import Body
 from lola_io.connection import LolaConnection
 from lola_io.frames import ActuatorFrame, SensorFrame
 from lola_io.server import LolaServer
+from motiond.api.server import ApiServer
 from motiond.runtime import Runtime
 from naosim.body import NaoSimBody
 from naosim.truth import TruthLog
@@ -42,21 +43,24 @@ class SimulatedDaemon:
     conn: LolaConnection
     runtime: Runtime
     socket_path: str
+    #: The behaviour API server, when one was asked for (``api_path``).
+    api: ApiServer | None = None
 
 
 class _TruthLogged:
     """A NaoSim served as a LoLA body, writing one truth-log row per cycle (and the start)."""
 
-    def __init__(self, sim: NaoSimBody, log: TruthLog) -> None:
+    def __init__(self, served: Body, sim: NaoSimBody, log: TruthLog) -> None:
+        self._served = served
         self._sim = sim
         self._log = log
         log.write(sim.truth())
 
     def first_frame(self) -> SensorFrame:
-        return self._sim.first_frame()
+        return self._served.first_frame()
 
     def step(self, command: ActuatorFrame | None, dt: float) -> SensorFrame:
-        frame = self._sim.step(command, dt)
+        frame = self._served.step(command, dt)
         self._log.write(self._sim.truth())
         return frame
 
@@ -75,6 +79,10 @@ async def simulated_daemon(
     seed: int = 0,
     runtime: Runtime | None = None,
     scenario: str | None = None,
+    api_path: str | Path | None = None,
+    api_timeout: float = 1.0,
+    render: str | Path | None = None,
+    render_every: int = 25,
 ) -> AsyncIterator[SimulatedDaemon]:
     """naosim reset to shipped script ``start``'s posture (or to naosim's ``scenario``:
     standing, front, back, sitting, as ``motiond sim --start`` does), and the daemon's cycle
@@ -82,7 +90,11 @@ async def simulated_daemon(
 
     The runtime (a new one unless given) is running when the block starts; tasks emitted
     before entering (on a given runtime) are applied in the very first cycle, which is how a
-    caller keeps the robot stiff from its first frame. Leaving the block stops both.
+    caller keeps the robot stiff from its first frame. With ``api_path`` the behaviour API
+    is served there too (``api_timeout``: the clients' liveness timeout, wall seconds). With
+    ``render`` a picture every ``render_every`` cycles goes into that directory (when MuJoCo
+    can render; see ``naosim.render``).
+    Leaving the block stops all of them.
     """
     runtime = runtime if runtime is not None else Runtime()
     with tempfile.TemporaryDirectory(prefix="motiond-", dir="/tmp") as socket_dir:
@@ -93,10 +105,15 @@ async def simulated_daemon(
             else:
                 body.reset_pose(start_pose(start))
             served: Body = body
+            if render is not None:
+                from naosim.render import RenderingBody
+
+                served = RenderingBody(body, render, every=render_every)
             if truth_log is not None:
                 # Opened after the reset, so the log starts in the posture the run starts from
                 # (NaoSimBody's own log would start with its default standing scenario).
-                served = _TruthLogged(body, logs.enter_context(TruthLog(truth_log)))
+                log = logs.enter_context(TruthLog(truth_log))
+                served = _TruthLogged(served, body, log)
             server = LolaServer(served, path, realtime=realtime)
             deadline = 0.008 if realtime else _LOCKSTEP_REPLY_DEADLINE
             async with trio.open_nursery() as nursery:
@@ -104,7 +121,11 @@ async def simulated_daemon(
                 conn = LolaConnection(path, reply_deadline=deadline, connect_timeout=5.0)
                 async with conn:
                     await nursery.start(partial(runtime.run, conn, clock_gaps=realtime))
+                    api = None
+                    if api_path is not None:
+                        api = ApiServer(runtime, api_path, timeout=api_timeout)
+                        await nursery.start(api.serve)
                     try:
-                        yield SimulatedDaemon(body, server, conn, runtime, path)
+                        yield SimulatedDaemon(body, server, conn, runtime, path, api)
                     finally:
                         nursery.cancel_scope.cancel()

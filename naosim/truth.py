@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import math
 from pathlib import Path
 from typing import IO
@@ -15,7 +14,31 @@ FALLEN_HEIGHT = 0.20
 #: ... or torso z axis tilted from vertical by more than this (rad).
 FALLEN_TILT = math.radians(60.0)
 
-TRUTH_LOG_COLUMNS = ("t", "x", "y", "z", "roll", "pitch", "yaw", "fallen", "ball_x", "ball_y")
+#: The truth log's columns: torso pose, fall flag and ball first; the centre of mass and the
+#: soles (position and yaw) were added at the end, so readers that go by name keep working.
+TRUTH_LOG_COLUMNS = (
+    "t",
+    "x",
+    "y",
+    "z",
+    "roll",
+    "pitch",
+    "yaw",
+    "fallen",
+    "ball_x",
+    "ball_y",
+    "com_x",
+    "com_y",
+    "com_z",
+    "lfoot_x",
+    "lfoot_y",
+    "lfoot_z",
+    "lfoot_yaw",
+    "rfoot_x",
+    "rfoot_y",
+    "rfoot_z",
+    "rfoot_yaw",
+)
 
 
 def rpy_from_matrix(r: np.ndarray) -> np.ndarray:
@@ -62,15 +85,33 @@ class GroundTruth:
         """Torso centre below 0.20 m, or torso tilted more than 60 degrees."""
         return bool(self.torso_position[2] < FALLEN_HEIGHT or self.tilt > FALLEN_TILT)
 
+    def csv_values(self) -> tuple[float | int, ...]:
+        """The values of one truth-log row, in ``TRUTH_LOG_COLUMNS`` order (``fallen`` 0 or 1)."""
+        # Python floats (tolist) format about twice as fast as numpy scalars; this runs every
+        # cycle of a logged simulation.
+        return (
+            self.t,
+            *self.torso_position.tolist(),
+            *self.torso_rpy.tolist(),
+            int(self.fallen),
+            *self.ball[:2].tolist(),
+            *self.com.tolist(),
+            *self.left_sole_position.tolist(),
+            float(self.left_sole_rpy[2]),
+            *self.right_sole_position.tolist(),
+            float(self.right_sole_rpy[2]),
+        )
+
     def csv_row(self) -> list[str]:
-        """One truth-log row (see ``TRUTH_LOG_COLUMNS``)."""
-        x, y, z = self.torso_position
-        roll, pitch, yaw = self.torso_rpy
-        values = [self.t, x, y, z, roll, pitch, yaw]
-        row = [f"{v:.6f}" for v in values]
-        row.append("1" if self.fallen else "0")
-        row.extend(f"{v:.6f}" for v in self.ball[:2])
-        return row
+        """One truth-log row as strings (see ``TRUTH_LOG_COLUMNS``)."""
+        return (_ROW_FORMAT % self.csv_values()).split(",")
+
+
+#: One row's text: every value with 6 decimals but ``fallen`` (0 or 1). One ``%`` for the whole
+#: row costs a third of csv.writer over 21 formatted strings (~7 against ~21 us per cycle).
+_ROW_FORMAT = ",".join("%d" if c == "fallen" else "%.6f" for c in TRUTH_LOG_COLUMNS)
+#: csv.writer's line ending, which the log has always had.
+_LINE_END = "\r\n"
 
 
 class TruthLog:
@@ -79,12 +120,11 @@ class TruthLog:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._file: IO[str] = self.path.open("w", newline="")
-        self._writer = csv.writer(self._file)
-        self._writer.writerow(TRUTH_LOG_COLUMNS)
+        self._file.write(",".join(TRUTH_LOG_COLUMNS) + _LINE_END)
 
     def write(self, truth: GroundTruth) -> None:
         """Append one row."""
-        self._writer.writerow(truth.csv_row())
+        self._file.write(_ROW_FORMAT % truth.csv_values() + _LINE_END)
 
     def close(self) -> None:
         """Flush and close the file."""

@@ -25,6 +25,7 @@ BENCHES: dict[str, str] = {
     "walk": "motiond.bench.walk",
     "optimise": "motiond.bench.optimise",
     "getup": "motiond.bench.getup",
+    "api": "motiond.bench.api",
 }
 
 

@@ -1,12 +1,19 @@
-"""``motiond demo``: the simulated NAO and the daemon over a real LoLA socket.
+"""``motiond demo``: the simulated NAO driven through the behaviour API, as a team would.
 
-The robot starts in the shipped Sit posture and stands up to StandInit (the walk-ready stand).
-It then walks a course: forward about 1.5 m, sideways, a quarter turn, back, stops (the walk
-brings the feet together) and sits down. Each walking leg ends when the daemon's own odometry
-says it has covered its distance, as a behaviour would do it. For each leg the demo prints the
-requested speed beside the speed measured by the simulator's ground truth, and the odometry's
-error against the truth; the summary is read back from the truth log (what really happened,
-not what the daemon believes). The exit status is 1 if the robot fell at any time.
+naosim, the daemon and its API server run in one process over real sockets (LoLA lockstep
+unless ``--realtime``); the demo itself is an API client (``motiond.connect``) using NAOqi's
+verbs. The robot starts sitting and:
+
+1. wakes up (StandInit, the walk-ready stand);
+2. walks 1 m forward at 0.25 m/s (``move``), stops;
+3. walks a 0.6 m square with walk-to-pose (``move_to`` four times: 0.6 m ahead, a quarter turn);
+4. waves (the shipped Wave script);
+5. sits down (``go_to_posture("Sit")``).
+
+Progress is printed as it runs; at the end, a table of what was asked beside what the
+simulator's ground truth measured, the falls, and a top-view plot of the run (planned and
+truth paths, footsteps). ``--render DIR`` saves pictures of the run when MuJoCo can render.
+The exit status is 1 if the robot fell.
 """
 
 from __future__ import annotations
@@ -18,17 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-#: The course: (label, (forward m/s, left m/s, turn rad/s), distance along that axis: m or
-#: rad). Speeds sit inside the shipped gait's limits.
-COURSE: tuple[tuple[str, tuple[float, float, float], float], ...] = (
-    ("forward 1.5 m", (0.2, 0.0, 0.0), 1.5),
-    ("sideways 0.2 m", (0.0, 0.05, 0.0), 0.2),
-    ("turn 90 deg", (0.0, 0.0, 0.8), math.pi / 2),
-    ("back 0.5 m", (-0.1, 0.0, 0.0), 0.5),
-)
+#: The square: each corner relative to the one before (m, m, rad).
+SQUARE = ((0.6, 0.0, math.pi / 2),) * 4
+FORWARD = (0.25, 1.0)  # m/s, m
 PRIORITY = 10.0
-#: A leg that has not covered its distance in this many times its nominal duration gives up.
-_PATIENCE = 3.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,169 +41,205 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run at LoLA's real pace (12 ms per cycle) instead of lockstep (as fast as possible)",
     )
+    parser.add_argument(
+        "--plot",
+        metavar="PNG",
+        default="motiond-demo.png",
+        help="where to save the top view of the run (default %(default)s; needs matplotlib)",
+    )
+    parser.add_argument(
+        "--render", metavar="DIR", help="save pictures of the run into DIR (needs OpenGL)"
+    )
 
 
-def _truth_pose(sim) -> tuple[float, float, float]:
-    t = sim.body.truth()
-    return (float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
+def _compose(pose: tuple[float, float, float], step: tuple[float, float, float]):
+    x, y, theta = pose
+    c, s = math.cos(theta), math.sin(theta)
+    return (x + c * step[0] - s * step[1], y + s * step[0] + c * step[1], theta + step[2])
 
 
-def _odometry_pose(runtime) -> tuple[float, float, float]:
-    o = runtime.walk.status().odometry
-    return (o.x, o.y, o.theta)
+def _wrap(angle: float) -> float:
+    return math.atan2(math.sin(angle), math.cos(angle))
 
 
-async def _walk_leg(runtime, sim, label: str, velocity, distance: float) -> dict:
-    """Walk at ``velocity`` until the odometry has covered ``distance``; what happened."""
-    from skills.walk import Walk
-    from skills.walk.odometry import along
+class _Run:
+    """What the demo saw: progress lines as they happen, then the table's rows."""
 
-    axis = max(range(3), key=lambda i: abs(velocity[i]))
-    speed = abs(velocity[axis])
-    truth0, odo0, t0 = _truth_pose(sim), _odometry_pose(runtime), runtime.now
-    runtime.emit(Walk(*velocity), priority=PRIORITY, emitter="demo")
-    deadline = t0 + _PATIENCE * distance / speed + 2.0
-    covered = 0.0
-    while covered < distance and runtime.now < deadline and not sim.body.truth().fallen:
-        await runtime.next_cycle()
-        covered = abs(along(axis, odo0, _odometry_pose(runtime)))
-    duration = runtime.now - t0
-    truth = abs(along(axis, truth0, _truth_pose(sim)))
-    odo = abs(along(axis, odo0, _odometry_pose(runtime)))
-    unit = "rad" if axis == 2 else "m"
-    return {
-        "label": label,
-        "requested": speed,
-        "measured": truth / duration if duration > 0 else 0.0,
-        "truth": truth,
-        "odometry": odo,
-        "error_pct": 100.0 * abs(odo - truth) / truth if truth > 0 else float("nan"),
-        "unit": unit,
-        "reached": covered >= distance,
-    }
+    def __init__(self, sim) -> None:
+        self.sim = sim
+        self.rows: list[tuple[str, str, str, str]] = []
+        self.planned: list[tuple[float, float, float]] = []
+
+    def truth(self) -> tuple[float, float, float]:
+        t = self.sim.body.truth()
+        return (float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
+
+    def say(self, text: str) -> None:
+        t = self.sim.body.truth()
+        state = "FALLEN" if t.fallen else "ok"
+        print(f"  t={self.sim.runtime.now:6.2f} s  {text:<34} {state}", flush=True)
 
 
-async def _scenario(truth_log: Path, realtime: bool) -> tuple[list[tuple[str, float]], list]:
-    """Run the demo; the (phase, simulated end time) of every phase, and the walking legs."""
-    from motiond.runtime import Runtime
-    from motiond.simulated import simulated_daemon
-    from skills.walk import Walk
+async def _course(run: _Run, api_path: str) -> None:
+    from motiond.client import connect
 
-    runtime = Runtime()
-    # Queued before the first frame, so the robot is held in its sit from the first cycle
-    # instead of starting limp (which is how the daemon starts) and slumping.
-    runtime.emit(_script("Sit"), priority=PRIORITY, emitter="demo")
-    ends: list[tuple[str, float]] = []
-    legs: list[dict] = []
-
-    def phase_done(label: str, sim) -> None:
-        ends.append((label, runtime.now))
-        truth = sim.body.truth()
-        state = "FALLEN" if truth.fallen else "ok"
-        print(
-            f"  t={runtime.now:6.2f} s  {label:<22} torso {truth.torso_position[2]:.3f} m"
-            f"  tilt {truth.tilt:.3f} rad  {state}",
-            flush=True,
-        )
-
-    async with simulated_daemon(
-        start="Sit", truth_log=truth_log, realtime=realtime, runtime=runtime
-    ) as sim:
-        await runtime.wait(0.3)
-        print(f"  t={runtime.now:6.2f} s  sitting, stiff; torso {_height(sim):.3f} m", flush=True)
-        await runtime.play("StandInit", priority=PRIORITY, emitter="demo")
-        phase_done("stand up to StandInit", sim)
-        # The walk takes the legs from the finished script (a stand in place first).
-        runtime.emit(Walk(), priority=PRIORITY, emitter="demo")
-        await runtime.wait(1.0)
-        for label, velocity, distance in COURSE:
-            if sim.body.truth().fallen:
+    sim = run.sim
+    async with connect(api_path, name="demo", priority=PRIORITY) as robot:
+        t0 = sim.runtime.now
+        ok = await robot.wake_up()
+        run.say("wake up: StandInit")
+        run.rows.append(("stand up (StandInit)", "standing", _standing(sim), ""))
+        if ok is False or sim.body.truth().fallen:
+            return
+        speed, distance = FORWARD
+        start, t0 = run.truth(), sim.runtime.now
+        await robot.move(speed, 0.0, 0.0)
+        odo0 = await robot.get_robot_position()
+        cruise = None  # (truth, time) once past the start's acceleration
+        while not sim.body.truth().fallen:
+            state = await robot.wait_robot_time(0.1)
+            covered = state["position"][0] - odo0[0]
+            if cruise is None and covered >= 0.4 * distance:
+                cruise = (run.truth(), sim.runtime.now)
+            if covered >= distance:
                 break
-            leg = await _walk_leg(runtime, sim, label, velocity, distance)
-            legs.append(leg)
-            u = leg["unit"]
+        end, t1 = run.truth(), sim.runtime.now
+        await robot.stop_move()
+        await robot.wait_until_move_is_finished(timeout=60)
+        walked = math.hypot(end[0] - start[0], end[1] - start[1])
+        run.say(f"walked {walked:.2f} m forward")
+        average = f"{walked / (t1 - t0):.3f} m/s from standing"
+        run.rows.append((f"walk {distance:g} m forward", f"{speed:.3f} m/s", average, ""))
+        if cruise is not None:
+            (cx, cy, _), tc = cruise
+            steady = math.hypot(end[0] - cx, end[1] - cy) / (t1 - tc)
+            run.rows.append(("  its last 60 %", f"{speed:.3f} m/s", f"{steady:.3f} m/s", ""))
+        corner = run.truth()
+        run.planned.append(corner)
+        for k, step in enumerate(SQUARE, 1):
+            if sim.body.truth().fallen:
+                return
+            target = _compose(corner, step)
+            run.planned.append(target)
+            t0 = sim.runtime.now
+            reached = await robot.move_to(*step)
+            corner = run.truth()
+            error = math.hypot(corner[0] - target[0], corner[1] - target[1])
+            turn_error = math.degrees(abs(_wrap(corner[2] - target[2])))
+            run.say(f"square corner {k}: {'reached' if reached else 'NOT reached'}")
+            run.rows.append(
+                (
+                    f"square corner {k} (move_to)",
+                    "within 10 cm, 10 deg",
+                    f"{100 * error:.1f} cm, {turn_error:.1f} deg",
+                    f"{sim.runtime.now - t0:.1f} s",
+                )
+            )
+            corner = target  # the square is planned, not re-planned from where each leg ended
+        reply = await robot.request(
+            "emit", type="Script", fields={"name": "Wave"}, priority=PRIORITY
+        )
+        await robot.wait_robot_time(reply["duration"] + 0.2)
+        run.say("waved (Wave script)")
+        run.rows.append(("wave (script)", f"{reply['duration']:.1f} s", _standing(sim), ""))
+        ok = await robot.go_to_posture("Sit")
+        run.say("sat down")
+        height = float(sim.body.truth().torso_position[2])
+        run.rows.append(("sit down", "sitting", f"torso at {height:.3f} m", ""))
+
+
+def _standing(sim) -> str:
+    t = sim.body.truth()
+    return "fallen" if t.fallen else f"torso at {t.torso_position[2]:.3f} m"
+
+
+async def _scenario(truth_log: Path, realtime: bool, render: str | None) -> _Run:
+    from motiond.simulated import simulated_daemon
+
+    with tempfile.TemporaryDirectory(prefix="motiond-demo-", dir="/tmp") as tmp:
+        api_path = str(Path(tmp) / "api.sock")
+        async with simulated_daemon(
+            start="Sit", truth_log=truth_log, realtime=realtime, api_path=api_path, render=render
+        ) as sim:
+            run = _Run(sim)
+            run.say(f"sitting; behaviour API on {api_path}")
+            await _course(run, api_path)
+            c = sim.runtime.counters
             print(
-                f"  t={runtime.now:6.2f} s  {label:<22} asked {leg['requested']:.3f} {u}/s,"
-                f" truth {leg['measured']:.3f} {u}/s; covered {leg['truth']:.3f} {u},"
-                f" odometry {leg['odometry']:.3f} {u} ({leg['error_pct']:.1f} % off)",
+                f"  daemon: {c.cycles} cycles, {c.overruns} overruns, {c.provider_errors} provider"
+                f" errors, {c.cycle_errors} cycle errors, {c.safety_faults} safety faults",
                 flush=True,
             )
-        runtime.emitter("demo").emit_none(Walk)
-        await runtime.wait(1.0)
-        status = runtime.walk.status()
-        phase_done(f"stop ({status.phase.value})", sim)
-        await runtime.play("Sit", priority=PRIORITY, emitter="demo")
-        phase_done("sit down", sim)
-        counters = runtime.counters
-        print(
-            f"  daemon: {counters.cycles} cycles, {counters.overruns} overruns, "
-            f"{counters.provider_errors} provider errors, {counters.cycle_errors} cycle errors, "
-            f"{counters.safety_faults} safety faults",
-            flush=True,
-        )
-    return ends, legs
-
-
-def _script(name: str):
-    from skills.script import Script
-    from skills.script_files import shipped_script
-
-    return Script(shipped_script(name))
-
-
-def _height(sim) -> float:
-    return float(sim.body.truth().torso_position[2])
+            return run
 
 
 def summarise(truth_log: Path, ends: list[tuple[str, float]]) -> tuple[list[str], bool]:
-    """Summary lines from the truth log, and whether the robot fell."""
+    """Summary lines from the truth log (heights at ``ends``, falls), and whether it fell."""
     with truth_log.open(newline="") as f:
         rows = list(csv.DictReader(f))
     t = [float(r["t"]) for r in rows]
     z = [float(r["z"]) for r in rows]
-    fallen_at = next((float(r["t"]) for r in rows if r["fallen"] == "1"), None)
+    fallen = [float(r["t"]) for r in rows if r["fallen"] == "1"]
+    starts = [i for i, r in enumerate(rows) if r["fallen"] == "1"]
+    falls = sum(1 for i in starts if i == 0 or rows[i - 1]["fallen"] != "1")
     lines = [f"  truth log: {truth_log} ({len(rows)} rows)"]
     for label, end in ends:
         i = min(range(len(t)), key=lambda k: abs(t[k] - end))
         lines.append(f"  {'torso height after ' + label:<42} {z[i]:.3f} m")
     lines.append(f"  {'torso height range':<42} {min(z):.3f} .. {max(z):.3f} m")
-    falls = "none" if fallen_at is None else f"FELL at t={fallen_at:.2f} s"
-    lines.append(f"  {'falls':<42} {falls}")
+    text = "none" if not fallen else f"{falls}, FELL at t={fallen[0]:.2f} s"
+    lines.append(f"  {'falls':<42} {text}")
     lines.append(f"  {'simulated time':<42} {t[-1]:.2f} s")
-    return lines, fallen_at is not None
+    return lines, bool(fallen)
 
 
-def leg_lines(legs: list[dict]) -> list[str]:
-    """One summary line per walking leg: requested and measured speed, odometry error."""
-    out = []
-    for leg in legs:
-        u = leg["unit"]
-        reached = "" if leg["reached"] else "  (gave up before the distance)"
-        out.append(
-            f"  {leg['label']:<18} asked {leg['requested']:.3f} {u}/s  truth"
-            f" {leg['measured']:.3f} {u}/s  odometry error {leg['error_pct']:.1f} %{reached}"
-        )
-    return out
+def table(rows: list[tuple[str, str, str, str]]) -> list[str]:
+    """The requested-versus-measured table as text lines."""
+    head = ("", "requested", "measured (truth)", "time")
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(4)]
+    lines = []
+    for row in [head, *rows]:
+        lines.append("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    return lines
 
 
 def main(args: argparse.Namespace) -> int:
     """Run the demo; 0 if the robot never fell, 1 if it did."""
     import trio
 
-    realtime = bool(args.realtime)
-    mode = "real time" if realtime else "lockstep"
-    print(f"motiond demo: naosim + daemon over a LoLA socket ({mode})", flush=True)
+    if args.render:
+        from naosim.render import prefer_headless_gl
+
+        prefer_headless_gl()
+    mode = "real time" if args.realtime else "lockstep"
+    print(f"motiond demo: naosim + daemon + behaviour API over real sockets ({mode})", flush=True)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="motiond-demo-") as tmp:
         log = Path(args.truth_log) if args.truth_log else Path(tmp) / "truth.csv"
-        ends, legs = trio.run(_scenario, log, realtime)
+        run = trio.run(_scenario, log, bool(args.realtime), args.render)
         wall = time.perf_counter() - started
-        lines, fell = summarise(log, ends)
+        lines, fell = summarise(log, [])
+        plot = _plot(log, run.planned, args.plot)
     print("summary")
-    for line in leg_lines(legs):
+    for line in table(run.rows):
         print(line)
     for line in lines:
         print(line)
     print(f"  {'wall time':<42} {wall:.2f} s")
+    print(f"  {'plot (top view: plan, truth, footsteps)':<42} {plot}")
+    if args.render:
+        print(f"  {'pictures':<42} {args.render}")
     print("result: " + ("the robot FELL" if fell else "ok, the robot never fell"))
     return 1 if fell else 0
+
+
+def _plot(log: Path, planned: list, out: str) -> str:
+    from motiond.plots import PlotError, plot_top_view, read_truth_log
+
+    try:
+        path = plot_top_view(
+            read_truth_log(log), out, planned=planned, title="motiond demo (naosim truth)"
+        )
+    except PlotError as error:
+        return f"not drawn: {error}"
+    return str(Path(path).resolve())

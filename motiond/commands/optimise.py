@@ -171,7 +171,10 @@ def main(args: argparse.Namespace) -> int:
     finally:
         backend.close()
     write_gait(out, result)
-    plot = plot_history(result, args.plot or out.with_suffix(".png"))
+    try:
+        plot = plot_history(result, args.plot or out.with_suffix(".png"))
+    except ImportError:  # matplotlib is the optional extra ``motiond[plot]``
+        plot = "not drawn (pip install 'motiond[plot]')"
     print(
         f"best: cost {result.best.cost:.3f}, truth speeds {speeds(result.best)}, falls "
         f"{result.best.falls}/{len(result.best.figures)}; gait written to {out}, plot {plot}; "

@@ -14,7 +14,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--api",
         metavar="PATH",
         default=None,
-        help="behaviour API socket path (reserved; the protocol comes in a later issue)",
+        help="the behaviour API's Unix socket (mode 0600; default $MOTIOND_API or "
+        "/tmp/motiond-<uid>.sock)",
+    )
+    parser.add_argument(
+        "--no-api", action="store_true", help="serve no behaviour API (in-process behaviours only)"
+    )
+    parser.add_argument(
+        "--api-timeout",
+        metavar="S",
+        type=float,
+        default=1.0,
+        help="seconds of silence after which a client's tasks are withdrawn (default %(default)s)",
     )
     parser.add_argument(
         "--safe-sit-after",
@@ -54,8 +65,13 @@ def main(args: argparse.Namespace) -> int:
     if not 0 <= args.rt_priority <= 99:
         print("motiond run: --rt-priority must be 0 (off) or 1..99")
         return 2
+    from motiond.api.protocol import default_api_path
     from motiond.runtime import Runtime
     from skills.walk import GaitError, load_gait
+
+    if not args.api_timeout > 0:
+        print("motiond run: --api-timeout must be above 0 s")
+        return 2
 
     try:
         gait = load_gait(args.gait)
@@ -69,7 +85,8 @@ def main(args: argparse.Namespace) -> int:
         partial(
             run_daemon,
             args.lola,
-            api_path=args.api,
+            api_path=None if args.no_api else (args.api or default_api_path()),
+            api_timeout=args.api_timeout,
             safe_sit_after=args.safe_sit_after,
             tune=True,
             rt_priority=args.rt_priority,

@@ -1,6 +1,7 @@
 """The walk: an omnidirectional Walk2014-family gait with pressure-timed support exchange.
 
-Public surface: the tasks (:class:`Walk`, :class:`WalkToward`, :class:`KillWalk`), the gait
+Public surface: the tasks (:class:`Walk`, :class:`WalkToward`, :class:`KillWalk`,
+:class:`WalkTo`, :class:`WalkPath` and its :class:`MoveStatus`), the gait
 parameters (:class:`GaitParameters`, :func:`load_gait`, :class:`GaitError`), the state
 (:class:`WalkStatus`, :class:`Phase`, :class:`Pose2D`) and :func:`register_walk`.
 """
@@ -12,12 +13,14 @@ from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, load
 from skills.walk.request import Velocity, clamp_request, ratchet
 from skills.walk.status import WalkStatus
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
+from skills.walk.walk_to import MoveStatus, WalkPath, WalkTo
 
 __all__ = [
     "PARAMETER_RANGES",
     "GaitError",
     "GaitParameters",
     "KillWalk",
+    "MoveStatus",
     "Phase",
     "Pose2D",
     "StopWalk",
@@ -25,8 +28,10 @@ __all__ = [
     "Walk",
     "WalkEngine",
     "WalkGenerator",
+    "WalkPath",
     "WalkStatus",
     "WalkTargets",
+    "WalkTo",
     "WalkToward",
     "clamp_request",
     "load_gait",

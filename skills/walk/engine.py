@@ -7,6 +7,7 @@ How the walk fits the Director:
   ``LegsIK`` with both sole poses, and the arm swing as *optional* ``LeftArm``/``RightArm``
   tasks, so any other task (a script, a wave) takes an arm without stopping the walk.
 - ``WalkToward`` scales its shares by the gait's limits and emits a ``Walk``.
+- ``WalkTo`` and ``WalkPath`` (``walk_to.py``, every cycle) emit a ``Walk`` towards a pose.
 - **Stopping after a withdrawn walk.** When the Walk task stops running while a foot is off
   its stand place (withdrawn by its behaviour, or its emitter gone), its stop provider emits
   ``StopWalk`` from the walk skill's own emitter, just below the withdrawn walk's priority.
@@ -40,6 +41,7 @@ from skills.walk.params import GaitParameters, load_gait
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
+from skills.walk.walk_to import MoveProgress, MoveStatus, register_walk_to
 
 #: The slowest step frequency, as a share of the gait's (``frequency`` 0).
 MIN_FREQUENCY_SHARE = 2.0 / 3.0
@@ -79,6 +81,10 @@ class WalkEngine:
         self._killed_request: Walk | None = None
         self.request: Walk | None = None
         self.period = 0.012
+        #: Arm swing while walking, (left, right) (NAOqi's setMoveArmsEnabled).
+        self.arms_enabled = (True, True)
+        #: The walk to a pose (WalkTo, WalkPath), set by ``register_walk``.
+        self.move: MoveProgress | None = None
 
     @property
     def gait(self) -> GaitParameters:
@@ -193,6 +199,11 @@ class WalkEngine:
         """A Walk runs again: it drives the generator, StopWalk is not needed."""
         self._stopper.emit_none(StopWalk)
 
+    def move_status(self) -> MoveStatus:
+        """The walk to a pose (WalkTo, WalkPath) under way or the last one
+        (``skills.walk.walk_to``)."""
+        return self.move.status() if self.move is not None else MoveStatus()
+
     def status(self) -> WalkStatus:
         """The walk state now (a frozen snapshot)."""
         gen = self.generator
@@ -227,25 +238,36 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
     )
     lp, lr = targets.left_arm
     rp, rr = targets.right_arm
-    ctx.emit(
-        LeftArm(
-            JointCommand(dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)), g.arm_stiffness)
-        ),
-        optional=True,
-    )
-    ctx.emit(
-        RightArm(
-            JointCommand(dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)), g.arm_stiffness)
-        ),
-        optional=True,
-    )
+    # A disabled arm is simply not in the pack: the Director removes its task and the arm
+    # keeps its last target until some other task commands it.
+    if engine.arms_enabled[0]:
+        ctx.emit(
+            LeftArm(
+                JointCommand(
+                    dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)), g.arm_stiffness
+                )
+            ),
+            optional=True,
+        )
+    if engine.arms_enabled[1]:
+        ctx.emit(
+            RightArm(
+                JointCommand(
+                    dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)), g.arm_stiffness
+                )
+            ),
+            optional=True,
+        )
 
 
 def register_walk(
     director: Director, servos: ServoTable, state: Any, gait: GaitParameters | None = None
 ) -> WalkEngine:
-    """Register Walk, WalkToward, StopWalk and KillWalk on ``director``; the engine."""
+    """Register Walk, WalkToward, StopWalk, KillWalk, WalkTo and WalkPath on ``director``;
+    the engine."""
     engine = WalkEngine(director, servos, state, gait if gait is not None else load_gait())
+    # First: its every-cycle run emits the Walk, which then runs once in the same cycle.
+    engine.move = register_walk_to(director, engine)
 
     def walk(ctx: Context) -> None:
         if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):

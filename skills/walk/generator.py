@@ -156,6 +156,13 @@ class WalkGenerator:
         """Let the request through again after :meth:`kill`."""
         self.killed = False
 
+    @property
+    def step_remaining(self) -> float:
+        """Seconds left in the step being made (0 when standing); it cannot be changed."""
+        if self.phase in (Phase.STANDING, Phase.STARTING):
+            return 0.0
+        return max(0.0, self._period - self._t)
+
     # ------------------------------------------------------------------ the cycle
 
     def update(self, dt: float, sense: Any) -> WalkTargets:

@@ -165,6 +165,27 @@ def test_same_seed_and_commands_give_an_identical_truth_log(tmp_path):
     assert float(rows[-1][8]) > 0.3  # the ball rolled
 
 
+def test_the_truth_log_ends_with_the_com_and_the_soles(tmp_path):
+    path = tmp_path / "truth.csv"
+    with NaoSimBody(truth_log=path, noise=0.0) as body:
+        truth = body.truth()
+    with path.open(newline="") as f:
+        (row,) = csv.DictReader(f)
+    # Added at the end: older readers by name or by the first ten columns still work.
+    first_ten = ("t", "x", "y", "z", "roll", "pitch", "yaw", "fallen", "ball_x", "ball_y")
+    assert TRUTH_LOG_COLUMNS[:10] == first_ten
+    logged = {name: float(row[name]) for name in TRUTH_LOG_COLUMNS[10:]}
+    expected = {
+        **dict(zip(("com_x", "com_y", "com_z"), truth.com, strict=True)),
+        **dict(zip(("lfoot_x", "lfoot_y", "lfoot_z"), truth.left_sole_position, strict=True)),
+        "lfoot_yaw": truth.left_sole_rpy[2],
+        **dict(zip(("rfoot_x", "rfoot_y", "rfoot_z"), truth.right_sole_position, strict=True)),
+        "rfoot_yaw": truth.right_sole_rpy[2],
+    }
+    assert logged == pytest.approx(expected, abs=1e-6)
+    assert logged["rfoot_y"] < logged["com_y"] < logged["lfoot_y"]
+
+
 def _xml_with(renames: dict[str, str]) -> str:
     xml = build_spec().to_xml()
     for old, new in renames.items():

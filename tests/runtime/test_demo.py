@@ -10,20 +10,21 @@ from motiond.commands.demo import summarise
 from naosim.truth import TRUTH_LOG_COLUMNS
 
 
-def test_demo_stands_up_walks_the_course_sits_down_and_never_falls(tmp_path, capsys):
-    log = tmp_path / "truth.csv"
-    assert main(["demo", "--truth-log", str(log)]) == 0
+def test_demo_walks_a_square_through_the_api_and_never_falls(tmp_path, capsys):
+    log, plot = tmp_path / "truth.csv", tmp_path / "demo.png"
+    assert main(["demo", "--truth-log", str(log), "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
     assert "result: ok, the robot never fell" in out
-    for phase in ("StandInit", "forward 1.5 m", "sideways", "turn 90 deg", "back 0.5 m", "stop"):
+    for phase in ("wake up", "walked", "square corner 4: reached", "waved", "sat down"):
         assert phase in out
-    assert "sit down" in out
-    assert "gave up" not in out  # every leg covered its distance
+    assert "NOT reached" not in out
+    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert str(plot) in out
     with log.open() as f:
         rows = list(csv.DictReader(f))
     assert all(r["fallen"] == "0" for r in rows)
     x = [float(r["x"]) for r in rows]
-    assert max(x) - x[0] > 1.4  # the forward leg really went forward (truth, not odometry)
+    assert max(x) - x[0] > 1.5  # a metre forward, then the square beyond it (truth)
     assert float(rows[-1]["z"]) < 0.27  # and it sat down again
 
 

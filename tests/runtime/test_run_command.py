@@ -21,6 +21,7 @@ from skills.script_files import shipped_script
 async def test_holds_a_standing_robot_then_sigterm_sits_relaxes_and_exits():
     with tempfile.TemporaryDirectory(prefix="motiond-", dir="/tmp") as socket_dir:
         path = str(Path(socket_dir) / "lola.sock")
+        api = str(Path(socket_dir) / "api.sock")
         body = KinematicBody(initial_position=shipped_script("StandInit").final_pose().position)
         server = LolaServer(body, path)  # lockstep: robot time advances with the daemon
         stiffness_seen = []
@@ -35,7 +36,7 @@ async def test_holds_a_standing_robot_then_sigterm_sits_relaxes_and_exits():
         async with trio.open_nursery() as nursery:
             await nursery.start(server.serve)
             process = await trio.lowlevel.open_process(
-                [sys.executable, "-m", "motiond.cli", "run", "--lola", path, "--api", "/tmp/x"],
+                [sys.executable, "-m", "motiond.cli", "run", "--lola", path, "--api", api],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
             )

@@ -1,0 +1,219 @@
+"""The task types a client may emit by name, and how each is built from plain fields.
+
+A client sends ``{"type": "Walk", "fields": {"forward": 0.2}}``; the server looks the name up
+here and builds the task with the same constructor an in-process behaviour uses, so every
+check of the task's own validators applies. Unknown fields and missing required ones are
+named before the constructor runs; a constructor's own ``TypeError``/``ValueError`` becomes
+the error reply. Nothing is applied unless the task was built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import attrs
+
+from lola_io.joints import JOINT_INDEX
+from motiond.api.protocol import ApiError
+from providers.actuation import GROUP_JOINTS, GROUP_TYPES, JointCommand, LookAt
+from providers.model import load_nao_model
+from skills.keyframes import ScriptError
+from skills.script import Script
+from skills.script_files import parse_script, shipped_script
+from skills.walk import KillWalk, Walk, WalkPath, WalkTo, WalkToward
+
+
+@attrs.frozen
+class Field:
+    """One field of a task type as the API documents it."""
+
+    name: str
+    required: bool
+    default: Any = None
+    help: str = ""
+
+
+@attrs.frozen
+class TaskType:
+    """A task a client may emit: its name, its Director type, its fields and its builder."""
+
+    name: str
+    cls: type
+    fields: tuple[Field, ...]
+    build: Callable[[Mapping[str, Any]], Any]
+    doc: str = ""
+
+    def make(self, fields: Any) -> Any:
+        """The task from ``fields`` (a map), or :class:`ApiError` naming what is wrong."""
+        if fields is None:
+            fields = {}
+        if not isinstance(fields, Mapping):
+            raise ApiError(f"{self.name}: fields must be a map, got {fields!r}", "bad_field")
+        known = {f.name for f in self.fields}
+        unknown = sorted(set(fields) - known)
+        if unknown:
+            raise ApiError(
+                f"{self.name}: unknown field(s) {unknown} (fields: {sorted(known)})", "bad_field"
+            )
+        missing = [f.name for f in self.fields if f.required and f.name not in fields]
+        if missing:
+            raise ApiError(f"{self.name}: missing field(s) {missing}", "bad_field")
+        try:
+            return self.build(fields)
+        except ApiError:
+            raise
+        except (TypeError, ValueError, ScriptError) as error:
+            raise ApiError(f"{self.name}: {error}", "bad_field") from None
+
+    def describe(self) -> dict[str, Any]:
+        """The type as plain data (the ``types`` of the hello message)."""
+        return {
+            "doc": self.doc,
+            "fields": {
+                f.name: {"required": f.required, "default": f.default, "help": f.help}
+                for f in self.fields
+            },
+        }
+
+
+def _attrs_type(cls: type, name: str | None = None, helps: Mapping[str, str] = {}) -> TaskType:
+    fields = tuple(
+        Field(
+            a.name,
+            a.default is attrs.NOTHING,
+            None if a.default is attrs.NOTHING else a.default,
+            helps.get(a.name, ""),
+        )
+        for a in attrs.fields(cls)
+        if a.init
+    )
+    doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
+    return TaskType(name or cls.__name__, cls, fields, lambda f: cls(**f), doc)
+
+
+def _build_script(fields: Mapping[str, Any]) -> Script:
+    name, text = fields.get("name"), fields.get("yaml")
+    if (name is None) == (text is None):
+        raise ApiError(
+            'Script: give exactly one of "name" (shipped) and "yaml" (text)', "bad_field"
+        )
+    if name is not None:
+        if not isinstance(name, str):
+            raise ApiError(f"Script: name must be a string, got {name!r}", "bad_field")
+        script = shipped_script(name)
+    else:
+        if not isinstance(text, str):
+            raise ApiError("Script: yaml must be a string of YAML text", "bad_field")
+        label = fields.get("label", "client script")
+        if not isinstance(label, str):
+            raise ApiError(f"Script: label must be a string, got {label!r}", "bad_field")
+        script = parse_script(text, suffix=".yaml", name=label, source=label)
+    return Script(
+        script,
+        start_time=fields.get("start_time"),
+        speed=fields.get("speed", 1.0),
+        hold=fields.get("hold", False),
+    )
+
+
+_SCRIPT = TaskType(
+    "Script",
+    Script,
+    (
+        Field("name", False, None, "a shipped script's name (StandInit, Sit, ...)"),
+        Field("yaml", False, None, "or the script itself as YAML text (docs/scripts.md)"),
+        Field("label", False, "client script", "the YAML script's name in errors and views"),
+        Field("speed", False, 1.0, "playback speed factor (> 0)"),
+        Field("hold", False, False, "keep the last keyframe's posture until withdrawn"),
+        Field("start_time", False, None, "robot time (s) to start at; none: now"),
+    ),
+    _build_script,
+    "Play a keyframe script (one at a time; Done after the last keyframe unless hold).",
+)
+
+
+def _within_limits(command: JointCommand) -> None:
+    # In process the safety stage clamps; a client asking past a joint's range has a bug
+    # worth telling it about.
+    model = load_nao_model()
+    for name, position in command.positions.items():
+        i = JOINT_INDEX[name]
+        low, high = float(model.lower[i]), float(model.upper[i])
+        if not low - 1e-9 <= position <= high + 1e-9:
+            raise ValueError(
+                f"{name} {position!r} rad is outside its range [{low:.4f}, {high:.4f}]"
+            )
+
+
+def _group_type(group: type) -> TaskType:
+    joints = GROUP_JOINTS[group]
+
+    def build(fields: Mapping[str, Any]) -> Any:
+        command = JointCommand(
+            fields["positions"],
+            fields.get("stiffness", 1.0),
+            fields.get("duration", 0.0),
+            fields.get("interpolation", "minimum_jerk"),
+        )
+        _within_limits(command)
+        return group(command)
+
+    return TaskType(
+        group.__name__,
+        group,
+        (
+            Field("positions", True, None, f"joint name → rad, of {', '.join(joints)}"),
+            Field("stiffness", False, 1.0, "0..1, one value or joint name → value"),
+            Field("duration", False, 0.0, "seconds to reach the positions"),
+            Field("interpolation", False, "minimum_jerk", '"minimum_jerk" or "linear"'),
+        ),
+        build,
+        f"Move joints of the {group.__name__} group to positions.",
+    )
+
+
+def _registry() -> dict[str, TaskType]:
+    types = [
+        _attrs_type(
+            Walk,
+            helps={
+                "forward": "m/s",
+                "left": "m/s",
+                "turn": "rad/s",
+                "frequency": "share of the step frequency range, 0..1",
+            },
+        ),
+        _attrs_type(WalkToward, helps={k: "-1..1 of the gait's limit" for k in "x y theta"}),
+        _attrs_type(KillWalk),
+        _attrs_type(
+            WalkTo,
+            helps={
+                "x": "m, forward of the robot when the move starts",
+                "y": "m, to its left",
+                "theta": "rad, counter-clockwise",
+                "tolerance_xy": "m",
+                "tolerance_theta": "rad",
+                "speed": "share of the gait's limits, (0, 1]",
+            },
+        ),
+        _attrs_type(WalkPath, helps={"targets": "[[x, y, theta], ...], each from the one before"}),
+        _attrs_type(LookAt, "LookAt", {"point": "[x, y, z] in the torso frame, m"}),
+        _SCRIPT,
+        *(_group_type(g) for g in GROUP_TYPES),
+    ]
+    return {t.name: t for t in types}
+
+
+#: name → :class:`TaskType`, every type a client may emit.
+TASK_TYPES: Mapping[str, TaskType] = _registry()
+
+
+def task_type(name: Any) -> TaskType:
+    """The emittable type called ``name``, or :class:`ApiError` listing the known ones."""
+    found = TASK_TYPES.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise ApiError(
+            f"unknown task type {name!r} (known: {', '.join(sorted(TASK_TYPES))})", "unknown_type"
+        )
+    return found

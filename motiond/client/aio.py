@@ -1,0 +1,315 @@
+"""The async (trio) client of the behaviour API.
+
+.. code-block:: python
+
+    async with motiond.connect() as robot:           # the daemon's default socket
+        await robot.emit("Walk", forward=0.2, priority=10)
+        async with robot.subscribe(every=10) as states:
+            async for state in states:
+                print(state["position"])
+
+A background task answers for the client: it reads every message (replies, states, tree
+changes) and pings the daemon four times per timeout, so a connected client never counts as
+silent while its process lives. When the ``async with`` block ends, or the process dies, the
+daemon withdraws every task the client emitted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import math
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+import attrs
+import trio
+
+from motiond.api.protocol import (
+    MAX_SERVER_MESSAGE,
+    ApiError,
+    FrameBuffer,
+    ProtocolError,
+    default_api_path,
+    pack,
+    plain,
+    unpack_body,
+)
+from motiond.client.verbs import NaoqiVerbs
+
+#: States a subscriber may leave unread before older ones are dropped.
+SUBSCRIBER_BACKLOG = 16
+
+
+class Robot(NaoqiVerbs):
+    """A connection to the daemon (make it with :func:`connect`)."""
+
+    def __init__(self, stream: trio.SocketStream, hello: dict[str, Any], priority: float) -> None:
+        self._stream = stream
+        self._send_lock = trio.Lock()
+        self._ids = itertools.count(1)
+        self._pending: dict[int, list[Any]] = {}
+        self._subscribers: list[trio.MemorySendChannel] = []
+        #: The daemon's hello: version, emitter name, joints, task types, timeout.
+        self.hello = hello
+        self.emitter: str = hello["emitter"]
+        self.joints: list[str] = hello["joints"]
+        self.types: list[str] = hello["types"]
+        #: The default priority of emissions and of the NAOqi-style verbs.
+        self.priority = priority
+        #: The newest state received (while subscribed), else None.
+        self.latest: dict[str, Any] | None = None
+        #: The newest Director tree received (while subscribed with ``tree=True``).
+        self.tree: dict[str, Any] | None = None
+        #: States this client dropped because a subscriber did not keep up.
+        self.dropped_states = 0
+        self.closed = False
+
+    # ------------------------------------------------------------------ requests
+
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        """Send one request and return its ``ok`` reply; :class:`ApiError` if refused."""
+        if self.closed:
+            raise ApiError("the connection to motiond is closed", "closed")
+        request_id = next(self._ids)
+        slot: list[Any] = [trio.Event(), None]
+        self._pending[request_id] = slot
+        try:
+            await self._send({"op": op, "id": request_id, **fields})
+            await slot[0].wait()
+        finally:
+            self._pending.pop(request_id, None)
+        reply = slot[1]
+        if reply is None:
+            raise ApiError("the connection to motiond closed before it answered", "closed")
+        if reply["op"] == "error":
+            raise ApiError(reply.get("error", "refused"), reply.get("code", "refused"))
+        return reply
+
+    async def emit(
+        self,
+        task: Any,
+        *,
+        priority: float | None = None,
+        optional: bool = False,
+        **fields: Any,
+    ) -> int:
+        """Emit (or replace) this client's task of a type: ``emit("Walk", forward=0.2)``, or
+        an attrs task object (``emit(Walk(0.2))``) whose fields are plain values. Returns the
+        cycle whose actuator frame first reflects it. ``priority`` defaults to
+        :attr:`priority`."""
+        if isinstance(task, str):
+            name = task
+        elif attrs.has(type(task)):
+            name = type(task).__name__
+            fields = {**attrs.asdict(task, recurse=False), **fields}
+        else:
+            raise TypeError(f"emit a task type name or an attrs task, got {task!r}")
+        reply = await self.request(
+            "emit",
+            type=name,
+            fields=plain(fields),
+            priority=self.priority if priority is None else priority,
+            optional=optional,
+        )
+        return int(reply["cycle"])
+
+    async def withdraw(self, task_type: str | type | None = None) -> None:
+        """Withdraw this client's task of ``task_type`` (a name or class), or all of them."""
+        if isinstance(task_type, type):
+            task_type = task_type.__name__
+        await self.request("withdraw", type=task_type)
+
+    async def get_state(self) -> dict[str, Any]:
+        """The robot's and the daemon's state now (docs/api.md lists the keys)."""
+        return (await self.request("get", what="state"))["value"]
+
+    async def get_tree(self) -> dict[str, Any]:
+        """The Director's tree now (``["text"]`` is it as readable text)."""
+        return (await self.request("get", what="tree"))["value"]
+
+    async def get_types(self) -> dict[str, Any]:
+        """Every task type a client may emit, with its fields."""
+        return (await self.request("get", what="types"))["value"]
+
+    async def get_gait(self) -> dict[str, Any]:
+        """The gait in use: ``values`` (name → value) and ``ranges`` (name → [low, high, unit])."""
+        return (await self.request("get", what="gait"))["value"]
+
+    async def freeze(self) -> None:
+        """Every joint limp at its measured angle, above every task, until :meth:`unfreeze`
+        (from any client). It outlives this connection."""
+        await self.request("freeze")
+
+    async def unfreeze(self) -> None:
+        """Release a freeze."""
+        await self.request("unfreeze")
+
+    async def stop_all(self) -> int:
+        """The operator's stop: withdraw every client's walking tasks; how many were."""
+        return int((await self.request("stop"))["withdrawn"])
+
+    async def set_auto_getup(self, enabled: bool) -> None:
+        """Whether the robot gets up by itself after a fall."""
+        await self.request("auto_getup", enabled=enabled)
+
+    async def get_up(self) -> None:
+        """Start a get-up now (when lying still)."""
+        await self.request("get_up")
+
+    async def ping(self) -> int:
+        """A round trip; the daemon's cycle count."""
+        return int((await self.request("ping"))["cycle"])
+
+    @contextlib.asynccontextmanager
+    async def subscribe(
+        self, every: int = 1, *, tree: bool = False
+    ) -> AsyncIterator[trio.MemoryReceiveChannel]:
+        """States (and tree changes, if ``tree``) every ``every`` cycles, as a channel of
+        dicts (``d["op"]`` is ``"state"`` or ``"tree"``). The subscription is the client's
+        one: a later call's rate replaces an earlier one's."""
+        send, receive = trio.open_memory_channel[dict](SUBSCRIBER_BACKLOG)
+        self._subscribers.append(send)
+        try:
+            await self.request("subscribe", state=every, tree=tree)
+            yield receive
+        finally:
+            self._subscribers.remove(send)
+            send.close()
+            if not self._subscribers and not self.closed:
+                with contextlib.suppress(ApiError, trio.BrokenResourceError, OSError):
+                    await self.request("subscribe", state=0, tree=False)
+
+    # ------------------------------------------------------------------ waiting
+
+    async def wait_robot_time(self, seconds: float, poll: float = 0.02) -> dict[str, Any]:
+        """Wait ``seconds`` of the robot's time (LoLA cycles, not wall time); the last state."""
+        state = await self.get_state()
+        end = state["t"] + seconds
+        while state["t"] < end - 1e-9:
+            await trio.sleep(poll)
+            state = await self.get_state()
+        return state
+
+    # ------------------------------------------------------------------ plumbing
+
+    async def _send(self, message: dict[str, Any]) -> None:
+        data = pack(message)
+        async with self._send_lock:
+            await self._stream.send_all(data)
+
+    async def _read(self, frames: FrameBuffer) -> None:
+        try:
+            while True:
+                data = await self._stream.receive_some(65536)
+                if not data:
+                    return
+                frames.feed(data)
+                self._drain(frames)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError, OSError):
+            return
+        finally:
+            self._close_pending()
+
+    def _drain(self, frames: FrameBuffer) -> None:
+        while (body := frames.next_body()) is not None:
+            self._dispatch(unpack_body(body))
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        op = message["op"]
+        if op in ("ok", "error"):
+            slot = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+            if slot is not None:
+                slot[1] = message
+                slot[0].set()
+            return
+        if op == "state":
+            self.latest = message
+        elif op == "tree":
+            self.tree = message
+        else:
+            return
+        for channel in self._subscribers:
+            try:
+                channel.send_nowait(message)
+            except trio.WouldBlock:
+                self.dropped_states += 1
+            except trio.BrokenResourceError:
+                pass
+
+    def _close_pending(self) -> None:
+        self.closed = True
+        for slot in self._pending.values():
+            slot[0].set()
+        for channel in self._subscribers:
+            channel.close()
+
+    async def _heartbeat(self, interval: float) -> None:
+        while True:
+            await trio.sleep(interval)
+            with contextlib.suppress(trio.BusyResourceError):
+                await self._send({"op": "ping", "id": None})
+
+
+@contextlib.asynccontextmanager
+async def connect(
+    path: str | None = None,
+    *,
+    name: str | None = None,
+    priority: float = 10.0,
+    connect_timeout: float = 5.0,
+) -> AsyncIterator[Robot]:
+    """A :class:`Robot` connected to the daemon's API socket (``path``, default
+    :func:`~motiond.api.protocol.default_api_path`). ``name`` labels this client's tasks in
+    the Director's tree; ``priority`` is the default priority of its emissions."""
+    path = path or default_api_path()
+    if not (isinstance(priority, int | float) and math.isfinite(priority)):
+        raise ValueError(f"priority must be a finite number, got {priority!r}")
+    with trio.fail_after(connect_timeout):
+        try:
+            stream = await trio.open_unix_socket(path)
+        except OSError as error:
+            raise ApiError(f"cannot connect to motiond at {path}: {error}", "unreachable") from None
+        hello, frames = await _read_hello(stream)
+    try:
+        async with stream, trio.open_nursery() as nursery:
+            robot = Robot(stream, hello, float(priority))
+            robot._drain(frames)  # anything that came in the same read as the hello
+            nursery.start_soon(robot._read, frames)
+            nursery.start_soon(robot._heartbeat, max(0.02, hello.get("timeout", 1.0) / 4))
+            try:
+                if name is not None:
+                    reply = await robot.request("hello", version=hello["version"], name=name)
+                    robot.emitter = reply["emitter"]
+                yield robot
+            finally:
+                nursery.cancel_scope.cancel()
+    except BaseExceptionGroup as group:
+        # The caller's own exception, not wrapped in the client's background nursery.
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+
+
+async def _read_hello(stream: trio.SocketStream) -> tuple[dict[str, Any], FrameBuffer]:
+    frames = FrameBuffer(MAX_SERVER_MESSAGE)
+    while (body := frames.next_body()) is None:
+        data = await stream.receive_some(65536)
+        if not data:
+            raise ApiError("motiond closed the connection before its hello", "closed")
+        frames.feed(data)
+    message = unpack_body(body)
+    if message["op"] == "error":
+        raise ApiError(message.get("error", "refused"), message.get("code", "refused"))
+    if message["op"] != "hello":
+        raise ApiError(f"expected hello from motiond, got {message['op']!r}", "protocol")
+    return message, frames
+
+
+def as_mapping(value: Any) -> Mapping[str, Any]:
+    """``value`` if it is a mapping, else an error naming it (NAOqi configs are lists)."""
+    if isinstance(value, Mapping):
+        return value
+    if isinstance(value, list | tuple):
+        return dict(value)
+    raise TypeError(f"expected a mapping or a list of [key, value] pairs, got {value!r}")

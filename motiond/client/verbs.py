@@ -1,0 +1,274 @@
+"""NAOqi's ALMotion verbs on the clients, for teams migrating from NAOqi.
+
+Names are NAOqi's in snake case (``moveTo`` → ``move_to``), arguments keep NAOqi's order and
+units (m, rad, m/s, rad/s; x forward, y left, theta counter-clockwise). Where motiond differs,
+the method's docstring says how. Every verb emits with the client's default priority
+(``robot.priority``), so two clients (or a client and an in-process behaviour) compose by the
+Director's rules; a verb never reaches the safety layer's priorities.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import trio
+
+from motiond.api.protocol import ApiError
+
+#: NAOqi's postures and the shipped script that reaches each.
+POSTURES: Mapping[str, str] = {
+    "Stand": "Stand",
+    "StandInit": "StandInit",
+    "StandZero": "Zero",
+    "Crouch": "Crouch",
+    "Sit": "Sit",
+}
+#: The task types a move verb may have emitted (withdrawn by stop_move).
+MOVE_TYPES = ("Walk", "WalkToward", "WalkTo", "WalkPath", "Footsteps")
+_POLL = 0.02  # s between state polls while waiting
+
+
+def _finite(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"{what} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def _frequency(config: Any) -> float:
+    """NAOqi's move config: only ``MaxStepFrequency``/``Frequency`` (0..1) is used per move;
+    the other keys are the gait's (issue 11 maps them), so they are refused by name here."""
+    if not config:
+        return 1.0
+    items = dict(config)
+    frequency = 1.0
+    for key, value in items.items():
+        if key in ("MaxStepFrequency", "Frequency"):
+            frequency = _finite(value, key)
+        else:
+            raise ApiError(
+                f"move config key {key!r} is not applied per move in motiond "
+                "(the gait's parameters set it; only MaxStepFrequency/Frequency here)",
+                "bad_field",
+            )
+    return frequency
+
+
+class NaoqiVerbs:
+    """ALMotion's locomotion and posture verbs; mixed into the async client."""
+
+    priority: float
+    types: list[str]
+
+    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def emit(self, task: Any, **kwargs: Any) -> int:
+        raise NotImplementedError
+
+    async def get_state(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def get_gait(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def withdraw(self, task_type: Any = None) -> None:
+        raise NotImplementedError
+
+    async def wait_robot_time(self, seconds: float, poll: float = _POLL) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ moves
+
+    async def _start_move(self) -> None:
+        # A held posture (go_to_posture) keeps the legs at this priority: let the walk have them.
+        await self.withdraw("Script")
+
+    async def move(self, x: float, y: float, theta: float, config: Any = None) -> None:
+        """Walk at x, y (m/s) and theta (rad/s) until told otherwise (NAOqi's move).
+
+        Beyond the gait's limits the request is clamped (the clamped request is in the state's
+        ``walk.request``). NAOqi's per-move config keys other than the step frequency are
+        refused: in motiond they are the gait's parameters."""
+        frequency = _frequency(config)
+        await self._start_move()
+        await self.emit(
+            "Walk",
+            forward=_finite(x, "x"),
+            left=_finite(y, "y"),
+            turn=_finite(theta, "theta"),
+            frequency=min(1.0, max(0.0, frequency)),
+        )
+
+    async def move_toward(self, x: float, y: float, theta: float, config: Any = None) -> None:
+        """Walk at shares of the gait's limits, each in [-1, 1] (NAOqi's moveToward); the
+        frequency share from ``config`` (MaxStepFrequency, 0..1)."""
+        frequency = _frequency(config)
+        await self._start_move()
+        await self.emit("WalkToward", x=x, y=y, theta=theta, frequency=frequency)
+
+    async def move_to(
+        self,
+        x: float | Sequence[Sequence[float]],
+        y: float | None = None,
+        theta: float | None = None,
+        config: Any = None,
+        *,
+        wait: bool = True,
+    ) -> bool:
+        """Walk to the pose (x, y, theta) relative to where the robot is, or through a list of
+        such poses, each relative to the one before (NAOqi's moveTo and its control points).
+
+        Like NAOqi's, it returns when the move has ended (``wait=False`` returns at once, as
+        ``ALMotion.post.moveTo`` does); True if the target was reached, False if the move was
+        stopped (withdrawn, outranked, a fall)."""
+        self._require("WalkTo", "move_to")
+        _frequency(config)
+        if isinstance(x, list | tuple):
+            if y is not None or theta is not None:
+                raise ValueError("move_to takes x, y, theta or one list of poses, not both")
+            kind, fields = "WalkPath", {"targets": [list(p) for p in x]}
+        else:
+            y, theta = 0.0 if y is None else y, 0.0 if theta is None else theta
+            kind, fields = "WalkTo", {"x": x, "y": y, "theta": theta}
+        await self._start_move()
+        number = (await self.get_state())["move"]["number"]
+        await self.emit(kind, **fields)
+        if not wait:
+            return True
+        return await self._wait_for_move(number)
+
+    async def set_foot_steps(self, leg_names: Sequence[str], foot_steps: Sequence, *args: Any):
+        """NAOqi's setFootSteps: needs the daemon's ``Footsteps`` task (navigation issue)."""
+        self._require("Footsteps", "set_foot_steps")
+        raise ApiError("set_foot_steps: not implemented by this client yet", "unavailable")
+
+    async def set_foot_steps_with_speed(
+        self, leg_names: Sequence[str], foot_steps: Sequence, fractions: Sequence, *args: Any
+    ):
+        """NAOqi's setFootStepsWithSpeed: needs the daemon's ``Footsteps`` task."""
+        self._require("Footsteps", "set_foot_steps_with_speed")
+        raise ApiError("set_foot_steps_with_speed: not implemented by this client yet")
+
+    async def stop_move(self) -> None:
+        """Stop this client's move: the walk brings the feet together (within one or two
+        steps) and stands (NAOqi's stopMove)."""
+        for name in MOVE_TYPES:
+            if name in self.types:
+                await self.withdraw(name)
+
+    async def kill_move(self) -> None:
+        """Stop stepping at once, the swing foot put down where it is (NAOqi's killMove); the
+        walk holds until this client's next move."""
+        await self.withdraw("KillWalk")  # a fresh emission, so the kill runs again
+        await self.emit("KillWalk")
+        for name in MOVE_TYPES:
+            if name in self.types:
+                await self.withdraw(name)
+
+    async def move_is_active(self) -> bool:
+        """Whether the robot is walking (stepping, starting or stopping)."""
+        walk = (await self.get_state())["walk"]
+        return bool(walk["active"]) or walk["phase"] != "standing"
+
+    async def wait_until_move_is_finished(self, timeout: float | None = None) -> None:
+        """Return once the robot stands still (NAOqi's waitUntilMoveIsFinished); ``timeout``
+        (s of wall time) raises trio.TooSlowError."""
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            while await self.move_is_active():
+                await trio.sleep(_POLL)
+
+    async def _wait_for_move(self, before: int) -> bool:
+        """Until the move after move number ``before`` has ended (reached: the robot stands
+        within the tolerances; stopped: it was withdrawn or outranked)."""
+        while True:
+            move = (await self.get_state())["move"]
+            if move["number"] > before and not move["active"]:
+                return move["result"] == "reached"
+            await trio.sleep(_POLL)
+
+    async def get_robot_position(self, use_sensors: bool = True) -> list[float]:
+        """[x, y, theta] of the robot in the odometry frame (where the daemon started).
+        motiond's odometry always uses the sensors (measured legs and gyro), so
+        ``use_sensors`` is accepted and ignored."""
+        return list((await self.get_state())["position"])
+
+    async def get_next_robot_position(self) -> list[float]:
+        """[x, y, theta] the robot will reach once the steps that can no longer change (the
+        step being made) are done; the current position when standing."""
+        return list((await self.get_state())["next_position"])
+
+    async def get_move_config(self, config: str = "Default") -> list[list[Any]]:
+        """NAOqi's move config as [key, value] pairs, from the gait: ``"Default"`` (the gait in
+        use), ``"Min"`` or ``"Max"`` (the gait's allowed ranges). Step sizes are the gait's
+        speeds over one step period; TorsoWx is 0 (motiond leans the torso only forwards)."""
+        if config not in ("Default", "Min", "Max"):
+            raise ValueError(f"config must be Default, Min or Max, got {config!r}")
+        gait = await self.get_gait()
+        if config == "Default":
+            g = gait["values"]
+        else:
+            column = 0 if config == "Min" else 1
+            g = {k: v[column] for k, v in gait["ranges"].items()}
+        period = gait["values"]["step_period"]
+        return [
+            ["MaxStepX", g["max_forward"] * period],
+            ["MaxStepY", g["max_left"] * period],
+            ["MaxStepTheta", g["max_turn"] * period],
+            ["MaxStepFrequency", 1.0],
+            ["StepHeight", g["foot_lift"]],
+            ["TorsoWx", 0.0],
+            ["TorsoWy", g["torso_lean"]],
+        ]
+
+    async def set_move_arms_enabled(self, left_arm_enabled: bool, right_arm_enabled: bool):
+        """Arm swing while walking, per arm (NAOqi's setMoveArmsEnabled)."""
+        await self.request("walk_arms", left=bool(left_arm_enabled), right=bool(right_arm_enabled))
+
+    # ------------------------------------------------------------------ postures
+
+    async def go_to_posture(self, posture_name: str, max_speed_fraction: float = 1.0) -> bool:
+        """Go to a NAOqi posture (Stand, StandInit, StandZero, Crouch, Sit) and hold it;
+        returns once there, True if the robot did not fall (NAOqi's goToPosture). A walk of
+        this client is stopped first. The posture is a shipped script played at
+        ``max_speed_fraction`` of its speed (from any start, at the joints' safe speeds)."""
+        script = POSTURES.get(posture_name)
+        if script is None:
+            raise ValueError(f"unknown posture {posture_name!r} (postures: {', '.join(POSTURES)})")
+        speed = _finite(max_speed_fraction, "max_speed_fraction")
+        if not 0.0 < speed <= 1.0:
+            raise ValueError(f"max_speed_fraction must be in (0, 1], got {speed!r}")
+        await self.stop_move()
+        await self.wait_until_move_is_finished(timeout=30.0)
+        reply = await self.request(
+            "emit",
+            type="Script",
+            fields={"name": script, "speed": speed, "hold": True},
+            priority=self.priority,
+        )
+        state = await self.wait_robot_time(reply["duration"] + 0.1)
+        return state["fall"]["phase"] == "upright"
+
+    async def rest(self) -> None:
+        """Sit down and go limp (NAOqi's rest: a safe posture, then stiffness off); returns
+        once resting. motiond's Rest keeps the hip pitches at stiffness 0.3 so that the torso
+        does not fold onto the knees (scripts_yaml/Rest.yaml says why)."""
+        await self.stop_move()
+        await self.wait_until_move_is_finished(timeout=30.0)
+        reply = await self.request(
+            "emit", type="Script", fields={"name": "Rest"}, priority=self.priority
+        )
+        await self.wait_robot_time(reply["duration"] + 0.1)
+
+    async def wake_up(self) -> None:
+        """Stiffen and stand in StandInit, the walk-ready stand (NAOqi's wakeUp)."""
+        await self.go_to_posture("StandInit")
+
+    def _require(self, type_name: str, verb: str) -> None:
+        if type_name not in self.types:
+            raise ApiError(
+                f"{verb}: this daemon has no {type_name} task (it arrives with walk-to-pose and"
+                " footsteps, the navigation issue)",
+                "unavailable",
+            )
