@@ -141,6 +141,9 @@ class Runtime:
         self.now = 0.0
         #: Called after every cycle with (now, sensor frame, actuator frame); for tests, logs.
         self.observers: list[Callable[[float, SensorFrame, ActuatorFrame], None]] = []
+        #: Called once the cycle's reply has gone out (``run`` only): the API's publishing,
+        #: which then costs the reply nothing and waits for no scheduling round.
+        self.after_reply: list[Callable[[], None]] = []
         self._frames = 0  # LoLA frames since start, stepped or missed: the clock
         self._started = False
         self._posture: Posture | None = None
@@ -353,5 +356,7 @@ class Runtime:
                 log.exception("could not send cycle %d's frame", self.counters.cycles)
             self.counters.overruns = counters.late
             self.cycle_end_stamp = time.monotonic()
+            for hook in self.after_reply:
+                hook()
             tick, self._tick = self._tick, trio.Event()
             tick.set()

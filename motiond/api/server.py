@@ -5,8 +5,9 @@
   (``SO_PEERCRED``) is neither ours nor root's is refused. There is no network listener.
 - **One emitter per connection** (:class:`~motiond.api.session.Session`): its tasks vanish
   when it disconnects, goes silent for ``timeout`` seconds (clients ping), or stops reading.
-- **Publishing costs the cycle one encode**: after every cycle, the state is built and
-  MessagePack-encoded once if any subscriber is due, and the same bytes are queued to each;
+- **Publishing costs the cycle one encode**: right after every cycle's reply has gone out
+  (``Runtime.after_reply``), the state is built and MessagePack-encoded once if any subscriber
+  is due, and the same bytes are written to each socket (queued only when a socket is full);
   the Director's tree is sent to its subscribers only when it changed.
 """
 
@@ -125,13 +126,14 @@ class ApiServer:
     async def serve(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Listen until cancelled; the socket file is removed on the way out."""
         listener = _bind(self.path)
+        self.runtime.after_reply.append(self._publish)
         try:
             async with trio.open_nursery() as nursery:
-                nursery.start_soon(self._publish)
                 nursery.start_soon(self._accept, listener, nursery)
                 log.info("behaviour API on %s", self.path)
                 task_status.started()
         finally:
+            self.runtime.after_reply.remove(self._publish)
             listener.close()
             with contextlib.suppress(OSError):
                 os.unlink(self.path)
@@ -174,18 +176,17 @@ class ApiServer:
         if reason not in ("closed",):
             log.info("API client %s disconnected: %s", session.name, reason)
 
-    async def _publish(self) -> None:
-        runtime = self.runtime
-        while True:
-            await runtime.next_cycle()
-            if not self.sessions:
-                continue
-            try:
-                self._publish_cycle()
-            except Exception:
-                self.counters.publish_errors += 1
-                if self.counters.publish_errors == 1 or self.counters.publish_errors % 1000 == 0:
-                    log.exception("API: publishing failed (%d times)", self.counters.publish_errors)
+    def _publish(self) -> None:
+        """After each cycle's reply (``Runtime.after_reply``): states and tree changes."""
+        if not self.sessions:
+            return
+        try:
+            self._publish_cycle()
+        except Exception:
+            # A bug of the server's must never reach the cycle; it is counted and logged.
+            self.counters.publish_errors += 1
+            if self.counters.publish_errors == 1 or self.counters.publish_errors % 1000 == 0:
+                log.exception("API: publishing failed (%d times)", self.counters.publish_errors)
 
     def _publish_cycle(self) -> None:
         runtime = self.runtime

@@ -361,6 +361,9 @@ class Session:
             raise ApiError(f"enabled must be true or false, got {enabled!r}")
         self.runtime.supervisor.set_auto_getup(enabled)
 
+    def _release_safe_sit(self, message: dict) -> None:
+        self.runtime.release_safe_sit()
+
     def _walk_arms(self, message: dict) -> None:
         left, right = message.get("left"), message.get("right")
         if not (isinstance(left, bool) and isinstance(right, bool)):
@@ -392,5 +395,6 @@ _HANDLERS = {
     "auto_getup": Session._auto_getup,
     "get_up": Session._get_up,
     "walk_arms": Session._walk_arms,
+    "release_safe_sit": Session._release_safe_sit,
     "ping": Session._ping,
 }

@@ -149,6 +149,11 @@ class Robot(NaoqiVerbs):
         """The operator's stop: withdraw every client's walking tasks; how many were."""
         return int((await self.request("stop"))["withdrawn"])
 
+    async def release_safe_sit(self) -> None:
+        """Hand the joints back to the behaviours after the daemon's safe sit (which it plays
+        after a LoLA outage, and holds until released)."""
+        await self.request("release_safe_sit")
+
     async def set_auto_getup(self, enabled: bool) -> None:
         """Whether the robot gets up by itself after a fall."""
         await self.request("auto_getup", enabled=enabled)

@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="CYCLES",
         type=int,
         default=10,
-        help="missed cycles after which a reconnection sits the robot down (default %(default)s)",
+        help="missed cycles (a stalled stream or a reconnection) after which the robot sits down "
+        "and holds the sit until a client releases it (default %(default)s)",
     )
     parser.add_argument(
         "--gait",

@@ -130,6 +130,8 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         assert abs(walked_odo - walked_truth) <= 0.1 * walked_truth  # within odometry error
         standing = await robot.get_state()
         assert standing["next_position"] == standing["position"]  # nothing under way
+        with pytest.raises(Exception, match="no Footsteps task"):
+            await robot.set_foot_steps(["LLeg"], [[0.05, 0.1, 0.0]], [0.6])
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] > 0 and set(config) >= {"StepHeight", "TorsoWy"}
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] >= config["MaxStepX"]

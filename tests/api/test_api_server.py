@@ -207,6 +207,14 @@ async def test_state_gait_types_and_operator_ops():
         await robot.unfreeze()
         await robot.set_auto_getup(False)
         assert not d.runtime.supervisor.auto_getup
+        d.runtime.safe_sit()  # as after a LoLA outage: held until released
+        await _cycles_pass(d.runtime, 2)
+        assert _tasks_of(d.runtime, "runtime") == ["Script"]
+        await robot.release_safe_sit()
+        await _cycles_pass(d.runtime, 2)
+        assert _tasks_of(d.runtime, "runtime") == []
+        await robot.set_move_arms_enabled(False, True)
+        assert d.runtime.walk.arms_enabled == (False, True)
         with pytest.raises(ApiError, match="true or false"):
             await robot.request("auto_getup", enabled="yes")
 
