@@ -117,10 +117,6 @@ class ApiServer:
             }
         )
 
-    def stop_walking(self) -> int:
-        """Withdraw every client's walking tasks (the operator's stop); how many."""
-        return sum(s.withdraw_walking() for s in self.sessions)
-
     # ------------------------------------------------------------------ serving
 
     async def serve(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:

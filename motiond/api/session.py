@@ -1,7 +1,8 @@
 """One client connection of the behaviour API: one emitter in the Director.
 
 A session reads length-prefixed messages, answers each request with ``ok`` or ``error`` (same
-``id``), and writes what the server publishes to it. Its outgoing side is two bounded queues
+``id``; what each request does is ``motiond.api.requests``), and writes what the server
+publishes to it. Its outgoing side is two bounded queues
 drained by one writer task: replies and tree changes (never dropped; a client that lets
 :data:`REPLY_BACKLOG` of them pile up is not reading and is disconnected) and states (at most
 :data:`STATE_BACKLOG`; the oldest is dropped and counted, so a slow reader sees the newest
@@ -17,17 +18,14 @@ withdrawn walk first brings its feet together).
 from __future__ import annotations
 
 import collections
-import math
 import os
 from typing import TYPE_CHECKING, Any
 
-import attrs
 import trio
 
-from director import EmissionError
+from motiond.api import requests
 from motiond.api.protocol import (
     MAX_MESSAGE,
-    VERSION,
     ApiError,
     FrameBuffer,
     ProtocolError,
@@ -35,10 +33,6 @@ from motiond.api.protocol import (
     plain,
     unpack_body,
 )
-from motiond.api.state import state_message, tree_message
-from motiond.api.task_types import TASK_TYPES, task_type
-from motiond.runtime import PriorityError
-from skills.walk import PARAMETER_RANGES, Walk, WalkPath, WalkTo, WalkToward
 
 if TYPE_CHECKING:
     from motiond.api.server import ApiServer
@@ -50,8 +44,6 @@ STATE_BACKLOG = 4
 #: Messages handled per client per cycle; more wait for the next cycle (the socket then
 #: fills and the client blocks, the daemon does not).
 MESSAGES_PER_CYCLE = 32
-#: The task types the operator's ``stop`` withdraws from every client.
-WALKING_TYPES: tuple[type, ...] = (Walk, WalkToward, WalkTo, WalkPath)
 _RECEIVE = 65536
 _WRITE_CHUNK = 256 * 1024
 
@@ -88,6 +80,19 @@ class Session:
         self._fd = stream.socket.fileno()
         #: Why the session ended (None while it runs).
         self.reason: str | None = None
+
+    # ------------------------------------------------------------------ the emitter
+
+    @property
+    def has_emitted(self) -> bool:
+        """Whether this client has an emitter in the Director yet (made at its first emit)."""
+        return self._emitter is not None
+
+    def emitter(self) -> Any:
+        """This client's emitter (a ``BehaviourEmitter``), made on first use."""
+        if self._emitter is None:
+            self._emitter = self.runtime.emitter(self.name)
+        return self._emitter
 
     # ------------------------------------------------------------------ posting (sync)
 
@@ -249,9 +254,9 @@ class Session:
             self._reply_error(None, error.problem, "malformed")
             return
         request_id = message.get("id")
-        handler = _HANDLERS.get(message["op"])
+        handler = requests.HANDLERS.get(message["op"])
         if handler is None:
-            known = ", ".join(sorted(_HANDLERS))
+            known = ", ".join(sorted(requests.HANDLERS))
             self._reply_error(request_id, f"unknown op {message['op']!r} (ops: {known})", "bad_op")
             return
         try:
@@ -269,132 +274,3 @@ class Session:
         if not isinstance(request_id, int | str | None):
             request_id = None
         self.post(pack({"op": "error", "id": request_id, "code": code, "error": text}))
-
-    def _hello(self, message: dict) -> dict | None:
-        version = message.get("version", VERSION)
-        if version != VERSION:
-            raise ApiError(f"protocol version {version!r} is not served (this is {VERSION})")
-        name = message.get("name")
-        if name is not None:
-            if not (isinstance(name, str) and name.isprintable() and 0 < len(name) <= 40):
-                raise ApiError(f"name must be 1..40 printable characters, got {name!r}")
-            if self._emitter is not None:
-                raise ApiError("name must be given before the first emit")
-            self.name = f"api-{self.number}:{name}"
-        return {"emitter": self.name}
-
-    def _emit(self, message: dict) -> dict:
-        kind = task_type(message.get("type"))
-        task = kind.make(message.get("fields"))
-        priority = _number(message.get("priority", 0.0), "priority")
-        optional = message.get("optional", False)
-        if not isinstance(optional, bool):
-            raise ApiError(f"optional must be true or false, got {optional!r}", "bad_field")
-        if self._emitter is None:
-            self._emitter = self.runtime.emitter(self.name)
-        try:
-            self._emitter.emit(task, priority=priority, optional=optional)
-        except (PriorityError, EmissionError) as error:
-            raise ApiError(str(error), "bad_priority") from None
-        self.emitted.add(kind.cls)
-        # Applied by the next cycle's Director update: that cycle's frame reflects it.
-        result: dict[str, Any] = {"cycle": self.runtime.counters.cycles + 1}
-        duration = getattr(getattr(task, "script", None), "duration", None)
-        if duration is not None:
-            result["duration"] = duration / task.speed
-        return result
-
-    def _withdraw(self, message: dict) -> dict:
-        name = message.get("type")
-        kinds = [task_type(name).cls] if name is not None else sorted(self.emitted, key=str)
-        if self._emitter is not None:
-            for cls in kinds:
-                self._emitter.emit_none(cls)
-        self.emitted.difference_update(kinds)
-        return {"cycle": self.runtime.counters.cycles + 1}
-
-    def withdraw_walking(self) -> int:
-        """Withdraw this client's walking tasks (the operator's ``stop``); how many."""
-        walking = [cls for cls in WALKING_TYPES if cls in self.emitted]
-        for cls in walking:
-            self._emitter.emit_none(cls)
-        self.emitted.difference_update(walking)
-        return len(walking)
-
-    def _subscribe(self, message: dict) -> dict:
-        every = message.get("state", 1)
-        if isinstance(every, bool) or not isinstance(every, int) or not 0 <= every <= 8300:
-            raise ApiError(f"state must be a whole number of cycles >= 0, got {every!r}")
-        tree = message.get("tree", False)
-        if not isinstance(tree, bool):
-            raise ApiError(f"tree must be true or false, got {tree!r}")
-        self.state_every, self.tree = every, tree
-        if tree:  # the tree as it is now, then its changes
-            self.post(pack(plain(tree_message(self.runtime.director.view()))))
-        return {}
-
-    def _get(self, message: dict) -> dict:
-        what = message.get("what", "state")
-        if what == "state":
-            return {"value": state_message(self.runtime, self.server.counters.as_map())}
-        if what == "tree":
-            return {"value": tree_message(self.runtime.director.view())}
-        if what == "types":
-            return {"value": {n: t.describe() for n, t in TASK_TYPES.items()}}
-        if what == "gait":
-            ranges = {k: list(v[:3]) for k, v in PARAMETER_RANGES.items()}
-            return {"value": {"values": attrs.asdict(self.runtime.walk.gait), "ranges": ranges}}
-        raise ApiError(f"get: unknown {what!r} (state, tree, types, gait)")
-
-    def _freeze(self, message: dict) -> None:
-        self.runtime.freeze()
-
-    def _unfreeze(self, message: dict) -> None:
-        self.runtime.unfreeze()
-
-    def _stop(self, message: dict) -> dict:
-        return {"withdrawn": self.server.stop_walking()}
-
-    def _auto_getup(self, message: dict) -> None:
-        enabled = message.get("enabled")
-        if not isinstance(enabled, bool):
-            raise ApiError(f"enabled must be true or false, got {enabled!r}")
-        self.runtime.supervisor.set_auto_getup(enabled)
-
-    def _release_safe_sit(self, message: dict) -> None:
-        self.runtime.release_safe_sit()
-
-    def _walk_arms(self, message: dict) -> None:
-        left, right = message.get("left"), message.get("right")
-        if not (isinstance(left, bool) and isinstance(right, bool)):
-            raise ApiError(f"left and right must be true or false, got {left!r}, {right!r}")
-        self.runtime.walk.arms_enabled = (left, right)
-
-    def _get_up(self, message: dict) -> None:
-        self.runtime.supervisor.get_up()
-
-    def _ping(self, message: dict) -> dict:
-        return {"cycle": self.runtime.counters.cycles}
-
-
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ApiError(f"{what} must be a finite number, got {value!r}", "bad_field")
-    return float(value)
-
-
-_HANDLERS = {
-    "hello": Session._hello,
-    "emit": Session._emit,
-    "withdraw": Session._withdraw,
-    "subscribe": Session._subscribe,
-    "get": Session._get,
-    "freeze": Session._freeze,
-    "unfreeze": Session._unfreeze,
-    "stop": Session._stop,
-    "auto_getup": Session._auto_getup,
-    "get_up": Session._get_up,
-    "walk_arms": Session._walk_arms,
-    "release_safe_sit": Session._release_safe_sit,
-    "ping": Session._ping,
-}

@@ -48,7 +48,7 @@ async def _daemon(args: argparse.Namespace) -> dict:
 
     from lola_io.connection import LolaConnection
     from lola_io.joints import JOINT_INDEX
-    from motiond.api import session as session_module
+    from motiond.api import requests
     from motiond.api.server import ApiServer
     from motiond.process_tuning import tune_process
     from motiond.runtime import Runtime
@@ -60,7 +60,7 @@ async def _daemon(args: argparse.Namespace) -> dict:
     samples: list[int] = []
     last: list[float | None] = [None]
     window = [False]
-    handlers = session_module._HANDLERS
+    handlers = requests.HANDLERS
     original_emit = handlers["emit"]
 
     def watched_emit(session, message: dict) -> dict:
