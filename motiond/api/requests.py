@@ -17,13 +17,13 @@ from motiond.api.protocol import VERSION, ApiError, pack, plain
 from motiond.api.state import state_message, tree_message
 from motiond.api.task_types import TASK_TYPES, task_type
 from motiond.runtime import PriorityError
-from skills.walk import PARAMETER_RANGES, Walk, WalkPath, WalkTo, WalkToward
+from skills.walk import PARAMETER_RANGES, Footsteps, Walk, WalkPath, WalkTo, WalkToward
 
 if TYPE_CHECKING:
     from motiond.api.session import Session
 
 #: The task types the operator's ``stop`` withdraws from every client.
-WALKING_TYPES: tuple[type, ...] = (Walk, WalkToward, WalkTo, WalkPath)
+WALKING_TYPES: tuple[type, ...] = (Walk, WalkToward, WalkTo, WalkPath, Footsteps)
 
 
 def hello(session: Session, message: dict) -> dict:

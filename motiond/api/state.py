@@ -40,6 +40,18 @@ def _velocity(v: Any) -> list[float]:
     return [v.forward, v.left, v.turn]
 
 
+def _step(step: Any) -> list[Any]:
+    return ["left" if step.left else "right", step.move.x, step.move.y, step.move.theta]
+
+
+def _footsteps(f: Any) -> dict[str, Any]:
+    return {
+        "current": None if f.current is None else _step(f.current),
+        "planned": [_step(s) for s in f.planned],
+        "done": [_step(s) for s in f.done[-10:]],
+    }
+
+
 def _move(m: Any) -> dict[str, Any]:
     return {
         "active": m.active,
@@ -82,6 +94,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
             "halted": walk.halted,
         },
         "move": _move(r.walk.move_status()),
+        "footsteps": _footsteps(r.walk.footstep_status()),
         "position": _pose(walk.odometry),
         "next_position": _pose(next_position(r)),
         "fall": {

@@ -21,7 +21,7 @@ from providers.model import load_nao_model
 from skills.keyframes import ScriptError
 from skills.script import Script
 from skills.script_files import parse_script, shipped_script
-from skills.walk import KillWalk, Walk, WalkPath, WalkTo, WalkToward
+from skills.walk import Footsteps, KillWalk, Walk, WalkPath, WalkTo, WalkToward
 
 
 @attrs.frozen
@@ -198,6 +198,14 @@ def _registry() -> dict[str, TaskType]:
             },
         ),
         _attrs_type(WalkPath, helps={"targets": "[[x, y, theta], ...], each from the one before"}),
+        _attrs_type(
+            Footsteps,
+            helps={
+                "steps": "[{foot: left|right, x, y, theta, duration | speed}, ...]: where each"
+                " foot lands in the other foot's frame (m, rad); s or a share 0..1",
+                "clear": "replace the steps not begun (true) or append (false)",
+            },
+        ),
         _attrs_type(LookAt, "LookAt", {"point": "[x, y, z] in the torso frame, m"}),
         _SCRIPT,
         *(_group_type(g) for g in GROUP_TYPES),

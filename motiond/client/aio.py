@@ -61,6 +61,8 @@ class Robot(NaoqiVerbs):
         self.latest: dict[str, Any] | None = None
         #: The newest Director tree received (while subscribed with ``tree=True``).
         self.tree: dict[str, Any] | None = None
+        #: The task types this client has emitted and not withdrawn.
+        self.emitted: set[str] = set()
         #: States this client dropped because a subscriber did not keep up.
         self.dropped_states = 0
         self.closed = False
@@ -112,13 +114,51 @@ class Robot(NaoqiVerbs):
             priority=self.priority if priority is None else priority,
             optional=optional,
         )
+        self.emitted.add(name)
         return int(reply["cycle"])
+
+    async def play(
+        self,
+        name: str | None = None,
+        *,
+        yaml: str | None = None,
+        label: str | None = None,
+        speed: float = 1.0,
+        hold: bool = False,
+        priority: float | None = None,
+        wait: bool = True,
+    ) -> float:
+        """Play a shipped script by ``name``, or one given as ``yaml`` text (docs/scripts.md);
+        its duration in s (at ``speed``). ``hold`` keeps its last posture until withdrawn.
+        With ``wait``, returns once it has ended (robot time)."""
+        fields: dict[str, Any] = {"speed": speed, "hold": hold}
+        if name is not None:
+            fields["name"] = name
+        if yaml is not None:
+            fields["yaml"] = yaml
+            if label is not None:
+                fields["label"] = label
+        reply = await self.request(
+            "emit",
+            type="Script",
+            fields=fields,
+            priority=self.priority if priority is None else priority,
+        )
+        self.emitted.add("Script")
+        duration = float(reply["duration"])
+        if wait:
+            await self.wait_robot_time(duration + 0.1)
+        return duration
 
     async def withdraw(self, task_type: str | type | None = None) -> None:
         """Withdraw this client's task of ``task_type`` (a name or class), or all of them."""
         if isinstance(task_type, type):
             task_type = task_type.__name__
         await self.request("withdraw", type=task_type)
+        if task_type is None:
+            self.emitted.clear()
+        else:
+            self.emitted.discard(task_type)
 
     async def get_state(self) -> dict[str, Any]:
         """The robot's and the daemon's state now (docs/api.md lists the keys)."""

@@ -55,11 +55,26 @@ def _frequency(config: Any) -> float:
     return frequency
 
 
+def _footsteps(
+    legs: Sequence[str], poses: Sequence[Sequence[float]], key: str, values: Sequence[float]
+) -> list[dict[str, Any]]:
+    if len(legs) != len(poses):
+        raise ValueError("leg_names and foot_steps must be as long as each other")
+    steps = []
+    for leg, pose, value in zip(legs, poses, values, strict=True):
+        if len(pose) != 3:
+            raise ValueError(f"a footstep is [x, y, theta], got {pose!r}")
+        x, y, theta = (_finite(v, "footstep value") for v in pose)
+        steps.append({"foot": leg, "x": x, "y": y, "theta": theta, key: value})
+    return steps
+
+
 class NaoqiVerbs:
     """ALMotion's locomotion and posture verbs; mixed into the async client."""
 
     priority: float
     types: list[str]
+    emitted: set[str]
 
     async def request(self, op: str, **fields: Any) -> dict[str, Any]:
         raise NotImplementedError
@@ -79,11 +94,17 @@ class NaoqiVerbs:
     async def wait_robot_time(self, seconds: float, poll: float = _POLL) -> dict[str, Any]:
         raise NotImplementedError
 
+    async def play(self, name: str | None = None, **options: Any) -> float:
+        raise NotImplementedError
+
     # ------------------------------------------------------------------ moves
 
-    async def _start_move(self) -> None:
-        # A held posture (go_to_posture) keeps the legs at this priority: let the walk have them.
-        await self.withdraw("Script")
+    async def _start_move(self, kind: str) -> None:
+        # This client's held posture (go_to_posture) or other move keeps the legs (or the
+        # Walk) at this same priority, and the incumbent wins ties: let the new move have them.
+        for name in ("Script", *MOVE_TYPES):
+            if name != kind and name in self.emitted:
+                await self.withdraw(name)
 
     async def move(self, x: float, y: float, theta: float, config: Any = None) -> None:
         """Walk at x, y (m/s) and theta (rad/s) until told otherwise (NAOqi's move).
@@ -92,7 +113,7 @@ class NaoqiVerbs:
         ``walk.request``). NAOqi's per-move config keys other than the step frequency are
         refused: in motiond they are the gait's parameters."""
         frequency = _frequency(config)
-        await self._start_move()
+        await self._start_move("Walk")
         await self.emit(
             "Walk",
             forward=_finite(x, "x"),
@@ -105,7 +126,7 @@ class NaoqiVerbs:
         """Walk at shares of the gait's limits, each in [-1, 1] (NAOqi's moveToward); the
         frequency share from ``config`` (MaxStepFrequency, 0..1)."""
         frequency = _frequency(config)
-        await self._start_move()
+        await self._start_move("WalkToward")
         await self.emit("WalkToward", x=x, y=y, theta=theta, frequency=frequency)
 
     async def move_to(
@@ -132,30 +153,57 @@ class NaoqiVerbs:
         else:
             y, theta = 0.0 if y is None else y, 0.0 if theta is None else theta
             kind, fields = "WalkTo", {"x": x, "y": y, "theta": theta}
-        await self._start_move()
+        await self._start_move(kind)
         number = (await self.get_state())["move"]["number"]
         await self.emit(kind, **fields)
         if not wait:
             return True
         return await self._wait_for_move(number)
 
-    async def set_foot_steps(self, leg_names: Sequence[str], foot_steps: Sequence, *args: Any):
-        """NAOqi's setFootSteps: needs the daemon's ``Footsteps`` task (navigation issue)."""
-        self._require("Footsteps", "set_foot_steps")
-        raise ApiError("set_foot_steps: not implemented by this client yet", "unavailable")
+    async def set_foot_steps(
+        self,
+        leg_names: Sequence[str],
+        foot_steps: Sequence[Sequence[float]],
+        time_list: Sequence[float],
+        clear_existing: bool = True,
+    ) -> None:
+        """NAOqi's setFootSteps: ``leg_names`` ("LLeg"/"RLeg") step to ``foot_steps`` ([x, y,
+        theta] of the stepping foot in the other foot's frame), each step ending at the
+        matching time of ``time_list`` (s from now, increasing). Returns at once, as NAOqi's.
+        Steps are clipped as ALMotion clips them; the feet must alternate (NAOqi allows a
+        foot twice in a row)."""
+        times = [_finite(t, "time_list entry") for t in time_list]
+        durations = [b - a for a, b in zip([0.0, *times], times, strict=False)]
+        if len(times) != len(foot_steps) or min(durations, default=1.0) <= 0.0:
+            raise ValueError("time_list needs one increasing time (s) per footstep")
+        steps = _footsteps(leg_names, foot_steps, "duration", durations)
+        await self._start_move("Footsteps")
+        await self.emit("Footsteps", steps=steps, clear=bool(clear_existing))
 
     async def set_foot_steps_with_speed(
-        self, leg_names: Sequence[str], foot_steps: Sequence, fractions: Sequence, *args: Any
-    ):
-        """NAOqi's setFootStepsWithSpeed: needs the daemon's ``Footsteps`` task."""
-        self._require("Footsteps", "set_foot_steps_with_speed")
-        raise ApiError("set_foot_steps_with_speed: not implemented by this client yet")
+        self,
+        leg_names: Sequence[str],
+        foot_steps: Sequence[Sequence[float]],
+        fractions_max_speed: Sequence[float],
+        clear_existing: bool = True,
+    ) -> None:
+        """NAOqi's setFootStepsWithSpeed: like :meth:`set_foot_steps`, each step at a share
+        (0..1] of the step frequency range. Blocks until the robot stands again, as NAOqi's
+        does."""
+        if len(fractions_max_speed) != len(foot_steps):
+            raise ValueError("fractions_max_speed needs one share (0..1] per footstep")
+        steps = _footsteps(leg_names, foot_steps, "speed", list(fractions_max_speed))
+        await self._start_move("Footsteps")
+        cycle = await self.emit("Footsteps", steps=steps, clear=bool(clear_existing))
+        while (await self.get_state())["cycle"] < cycle + 2:  # the steps have begun
+            await trio.sleep(_POLL)
+        await self.wait_until_move_is_finished()
 
     async def stop_move(self) -> None:
         """Stop this client's move: the walk brings the feet together (within one or two
         steps) and stands (NAOqi's stopMove)."""
         for name in MOVE_TYPES:
-            if name in self.types:
+            if name in self.emitted:
                 await self.withdraw(name)
 
     async def kill_move(self) -> None:
@@ -164,7 +212,7 @@ class NaoqiVerbs:
         await self.withdraw("KillWalk")  # a fresh emission, so the kill runs again
         await self.emit("KillWalk")
         for name in MOVE_TYPES:
-            if name in self.types:
+            if name in self.emitted:
                 await self.withdraw(name)
 
     async def move_is_active(self) -> bool:
@@ -241,14 +289,8 @@ class NaoqiVerbs:
             raise ValueError(f"max_speed_fraction must be in (0, 1], got {speed!r}")
         await self.stop_move()
         await self.wait_until_move_is_finished(timeout=30.0)
-        reply = await self.request(
-            "emit",
-            type="Script",
-            fields={"name": script, "speed": speed, "hold": True},
-            priority=self.priority,
-        )
-        state = await self.wait_robot_time(reply["duration"] + 0.1)
-        return state["fall"]["phase"] == "upright"
+        await self.play(script, speed=speed, hold=True)
+        return (await self.get_state())["fall"]["phase"] == "upright"
 
     async def rest(self) -> None:
         """Sit down and go limp (NAOqi's rest: a safe posture, then stiffness off); returns
@@ -256,10 +298,7 @@ class NaoqiVerbs:
         does not fold onto the knees (scripts_yaml/Rest.yaml says why)."""
         await self.stop_move()
         await self.wait_until_move_is_finished(timeout=30.0)
-        reply = await self.request(
-            "emit", type="Script", fields={"name": "Rest"}, priority=self.priority
-        )
-        await self.wait_robot_time(reply["duration"] + 0.1)
+        await self.play("Rest")
 
     async def wake_up(self) -> None:
         """Stiffen and stand in StandInit, the walk-ready stand (NAOqi's wakeUp)."""

@@ -151,14 +151,11 @@ async def _script(robot: Any, args: argparse.Namespace) -> int:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error}") from None
-        fields = {"yaml": text, "label": path.stem}
+        duration = await robot.play(yaml=text, label=path.stem, speed=args.speed)
     else:
-        fields = {"name": args.script}
-    reply = await robot.request(
-        "emit", type="Script", fields={**fields, "speed": args.speed}, priority=robot.priority
-    )
-    state = await robot.wait_robot_time(reply["duration"] + 0.1)
-    print(f"played {args.script} ({reply['duration']:.2f} s); fall phase {state['fall']['phase']}")
+        duration = await robot.play(args.script, speed=args.speed)
+    state = await robot.get_state()
+    print(f"played {args.script} ({duration:.2f} s); fall phase {state['fall']['phase']}")
     return 0
 
 

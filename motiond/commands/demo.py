@@ -136,12 +136,9 @@ async def _course(run: _Run, api_path: str) -> None:
                 )
             )
             corner = target  # the square is planned, not re-planned from where each leg ended
-        reply = await robot.request(
-            "emit", type="Script", fields={"name": "Wave"}, priority=PRIORITY
-        )
-        await robot.wait_robot_time(reply["duration"] + 0.2)
+        duration = await robot.play("Wave")
         run.say("waved (Wave script)")
-        run.rows.append(("wave (script)", f"{reply['duration']:.1f} s", _standing(sim), ""))
+        run.rows.append(("wave (script)", f"{duration:.1f} s", _standing(sim), ""))
         ok = await robot.go_to_posture("Sit")
         run.say("sat down")
         height = float(sim.body.truth().torso_position[2])

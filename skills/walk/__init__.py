@@ -1,12 +1,14 @@
 """The walk: an omnidirectional Walk2014-family gait with pressure-timed support exchange.
 
 Public surface: the tasks (:class:`Walk`, :class:`WalkToward`, :class:`KillWalk`,
-:class:`WalkTo`, :class:`WalkPath` and its :class:`MoveStatus`), the gait
+:class:`WalkTo`, :class:`WalkPath` and its :class:`MoveStatus`, :class:`Footsteps` of
+:class:`Footstep` and their :class:`FootstepStatus`), the gait
 parameters (:class:`GaitParameters`, :func:`load_gait`, :class:`GaitError`), the state
 (:class:`WalkStatus`, :class:`Phase`, :class:`Pose2D`) and :func:`register_walk`.
 """
 
 from skills.walk.engine import WalkEngine, register_walk
+from skills.walk.footsteps import Footstep, Footsteps, FootstepStatus
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import Pose2D
 from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, load_gait
@@ -17,6 +19,9 @@ from skills.walk.walk_to import MoveStatus, WalkPath, WalkTo
 
 __all__ = [
     "PARAMETER_RANGES",
+    "Footstep",
+    "FootstepStatus",
+    "Footsteps",
     "GaitError",
     "GaitParameters",
     "KillWalk",

@@ -35,6 +35,7 @@ from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTa
 from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
+from skills.walk.footsteps import FootstepStatus, register_footsteps
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry
 from skills.walk.params import GaitParameters, load_gait
@@ -131,6 +132,9 @@ class WalkEngine:
             dt = now - self._last_now
         self._last_now = now
         executed = gen.executed
+        # A footstep is a placement, not a velocity: the calibration learns from neither it
+        # nor the step that closes the feet after it.
+        placed = gen.placing
         standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
@@ -143,8 +147,9 @@ class WalkEngine:
         self._targets = gen.update(dt, self._state)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
-            v = (executed.forward, executed.left, executed.turn)
-            self.calibration.step_ended(self.odometry.pose, now, v)
+            if not placed:
+                v = (executed.forward, executed.left, executed.turn)
+                self.calibration.step_ended(self.odometry.pose, now, v)
         if gen.phase is Phase.STANDING:
             self.calibration.reset()
         return self._targets
@@ -198,6 +203,15 @@ class WalkEngine:
     def cancel_stop(self) -> None:
         """A Walk runs again: it drives the generator, StopWalk is not needed."""
         self._stopper.emit_none(StopWalk)
+
+    def step_period_at(self, frequency: float) -> float:
+        """The gait's step period at a share of its frequency range (``Walk.frequency``)."""
+        return self.gait.step_period / (MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * frequency)
+
+    def footstep_status(self) -> FootstepStatus:
+        """The footsteps under way, planned and made (``skills.walk.footsteps``)."""
+        gen = self.generator
+        return FootstepStatus(gen.footstep, tuple(gen.footsteps), tuple(gen.footsteps_done))
 
     def move_status(self) -> MoveStatus:
         """The walk to a pose (WalkTo, WalkPath) under way or the last one
@@ -268,6 +282,7 @@ def register_walk(
     engine = WalkEngine(director, servos, state, gait if gait is not None else load_gait())
     # First: its every-cycle run emits the Walk, which then runs once in the same cycle.
     engine.move = register_walk_to(director, engine)
+    register_footsteps(director, engine)
 
     def walk(ctx: Context) -> None:
         if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):

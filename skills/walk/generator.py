@@ -28,6 +28,7 @@ no socket (tests step it directly).
 
 from __future__ import annotations
 
+import collections
 import enum
 import math
 from typing import Any
@@ -36,6 +37,7 @@ import attrs
 import numpy as np
 
 from skills.walk.balance import balance_offsets
+from skills.walk.footsteps import PlannedStep
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.protection import Protection
@@ -126,6 +128,13 @@ class WalkGenerator:
         self.stand_raise = 0.0
         self.stand_trim = 0.0
         self.hold = False
+        #: Footsteps to make (``skills.walk.footsteps``), the one being made (unchangeable),
+        #: and the last ones made.
+        self.footsteps: collections.deque[PlannedStep] = collections.deque()
+        self.footstep: PlannedStep | None = None
+        self.footsteps_done: collections.deque[PlannedStep] = collections.deque(maxlen=64)
+        #: Whether the step being made is a footstep or the step closing the feet after them.
+        self.placing = False
 
     # ------------------------------------------------------------------ commands
 
@@ -146,6 +155,12 @@ class WalkGenerator:
         # A kill survives a restart (the legs taken and given back): only resume() ends it.
         self._blend = (np.array(left_sole, dtype=float), np.array(right_sole, dtype=float))
         self._blend_t = 0.0
+
+    def set_footsteps(self, steps: list[PlannedStep], *, clear: bool) -> None:
+        """Queue ``steps`` after the one being made (replacing the queued ones if ``clear``)."""
+        if clear:
+            self.footsteps.clear()
+        self.footsteps.extend(steps)
 
     def kill(self) -> None:
         """Stop stepping now (NAOqi's killMove): the swing foot goes down where it is."""
@@ -183,7 +198,10 @@ class WalkGenerator:
         if self.phase is Phase.STARTING and self._blend is not None:
             return self._starting(dt)
         if self.phase is Phase.STANDING:
-            if not self._blocked() and not self.target.is_zero:
+            if not self._blocked() and self.footsteps:
+                # The usual first step in place, with the foot that does not step first.
+                self._begin_step(not self.footsteps[0].left, first=True)
+            elif not self._blocked() and not self.target.is_zero:
                 self._begin_step(self._leading_left(self.target), first=True)
             else:
                 self.left.z = self.right.z = 0.0
@@ -210,8 +228,18 @@ class WalkGenerator:
         g = self.gait
         self.swing_left = swing_left
         self._first_step = first
+        after_footstep = self.footstep is not None
+        if after_footstep:
+            self.footsteps_done.append(self.footstep)
+            self.footstep = None
+        self.placing = after_footstep
+        planned = self.footsteps and self.footsteps[0].left == swing_left
+        if planned and not first and not self._blocked():
+            self._begin_footstep(self.footsteps.popleft())
+            return
         target = ZERO if self._blocked() else self.target
-        self.executed = ZERO if first else ratchet(g, self.executed, target)
+        # After footsteps the feet close in place: no velocity is carried over from them.
+        self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
@@ -245,6 +273,35 @@ class WalkGenerator:
         self._support_lift = support.z
         lift = g.foot_lift + g.lift_forward_gain * abs(f) + g.lift_side_gain * side
         self._lift = lift * (g.start_lift_share if first else 1.0)
+        self._t = 0.0
+
+    def _begin_footstep(self, step: PlannedStep) -> None:
+        """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,
+        both feet placed symmetrically about the hips (each moves half of it)."""
+        g = self.gait
+        self.footstep = step
+        self.placing = True
+        self.phase = Phase.WALKING
+        self._period = step.period
+        m = step.move
+        stance = self._hip_y + g.foot_spread
+        # The support foot ends at yaw -theta/2, the swing foot at +theta/2: the swing foot's
+        # offset from the support foot, turned into the hips' frame.
+        c, s = math.cos(-m.theta / 2.0), math.sin(-m.theta / 2.0)
+        dx, dy = c * m.x - s * m.y, s * m.x + c * m.y
+        side = 1.0 if step.left else -1.0  # the swing foot's side
+        swing = Foot(dx / 2.0, dy / 2.0 - side * stance, m.theta / 2.0)
+        support = Foot(-dx / 2.0, -dy / 2.0 + side * stance, -m.theta / 2.0)
+        swing.x += g.catch_pitch * self._pitch_error_mean
+        left_end, right_end = (swing, support) if step.left else (support, swing)
+        self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
+        self._end = (left_end, right_end)
+        lateral = abs(dy) - 2.0 * stance
+        period = step.period
+        self.executed = Velocity(m.x / period, side * lateral / period, m.theta / period)
+        support_foot = self.right if step.left else self.left
+        self._support_lift = support_foot.z
+        self._lift = g.foot_lift + g.lift_forward_gain * abs(dx) + g.lift_side_gain * abs(lateral)
         self._t = 0.0
 
     def _move_feet(self) -> None:
@@ -287,7 +344,8 @@ class WalkGenerator:
         self.step_count += 1
         together = self.left.together() and self.right.together()
         stop = self._blocked() or self.target.is_zero
-        if stop and together and self.executed.is_zero and not self._first_step:
+        pending = self.footstep is not None or bool(self.footsteps)
+        if stop and together and self.executed.is_zero and not self._first_step and not pending:
             self.phase = Phase.STANDING
             self.executed = ZERO
             self.left.z = self.right.z = 0.0  # the swing foot has landed: it carries weight
@@ -299,6 +357,10 @@ class WalkGenerator:
 
     def _halt(self) -> None:
         """Stop stepping at once: feet down where they are, standing."""
+        self.footsteps.clear()  # a halted walk does not resume a list of steps later
+        if self.footstep is not None:
+            self.footsteps_done.append(self.footstep)
+            self.footstep = None
         if self.phase is Phase.STARTING:
             return  # finish moving to the stand; nothing is in the air
         self.phase = Phase.STANDING

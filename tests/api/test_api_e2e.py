@@ -130,8 +130,6 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         assert abs(walked_odo - walked_truth) <= 0.1 * walked_truth  # within odometry error
         standing = await robot.get_state()
         assert standing["next_position"] == standing["position"]  # nothing under way
-        with pytest.raises(Exception, match="no Footsteps task"):
-            await robot.set_foot_steps(["LLeg"], [[0.05, 0.1, 0.0]], [0.6])
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] > 0 and set(config) >= {"StepHeight", "TorsoWy"}
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] >= config["MaxStepX"]
@@ -222,4 +220,37 @@ async def test_move_to_reaches_its_target_and_arm_swing_is_per_arm(tmp_path):
         # A path of targets, each relative to the one before (NAOqi's control points).
         await robot.stop_move()
         assert await robot.move_to([[0.3, 0.0, 0.0], [0.0, 0.0, math.pi / 2]])
+        assert not sim.body.truth().fallen
+
+
+async def test_footstep_verbs(tmp_path):
+    path = str(tmp_path / "api.sock")
+    async with simulated_daemon(start="StandInit", api_path=path) as sim, connect(path) as robot:
+        assert await robot.go_to_posture("StandInit")
+        # Blocking, as NAOqi's: returns standing, the steps made as clipped (0.3 rad of a
+        # step whose toes would touch the other foot's is kept; 0.2 m wide becomes 0.16).
+        await robot.set_foot_steps_with_speed(
+            ["LLeg", "RLeg", "LLeg", "RLeg"],
+            [[0.04, 0.1, 0.0], [0.04, -0.1, 0.0], [0.0, 0.2, 0.3], [0.0, -0.1, 0.0]],
+            [1.0, 1.0, 0.5, 0.5],
+        )
+        state = await robot.get_state()
+        assert state["walk"]["phase"] == "standing" and not sim.body.truth().fallen
+        made = state["footsteps"]["done"][-4:]
+        assert [m[0] for m in made] == ["left", "right", "left", "right"]
+        assert made[2][2] == pytest.approx(0.16) and made[2][3] == pytest.approx(0.3)
+        # Not blocking; each step ends at its time; a new list while walking goes on after
+        # the step under way.
+        await robot.move(0.1, 0.0, 0.0)
+        await robot.wait_robot_time(1.0)
+        await robot.set_foot_steps(
+            ["RLeg", "LLeg"], [[0.02, -0.1, 0.0], [0.02, 0.1, 0.0]], [0.3, 0.6]
+        )
+        await robot.wait_until_move_is_finished(timeout=60)
+        done = (await robot.get_state())["footsteps"]["done"][-2:]
+        assert done == [["right", 0.02, -0.1, 0.0], ["left", 0.02, 0.1, 0.0]]
+        with pytest.raises(ValueError, match="increasing"):
+            await robot.set_foot_steps(["LLeg", "RLeg"], [[0, 0.1, 0], [0, -0.1, 0]], [0.5, 0.4])
+        with pytest.raises(Exception, match="twice in a row"):
+            await robot.set_foot_steps(["LLeg", "LLeg"], [[0, 0.1, 0], [0, 0.1, 0]], [0.4, 0.8])
         assert not sim.body.truth().fallen
