@@ -36,6 +36,7 @@ import trio
 PROBE_PRIORITY = 100.0
 EMIT_HZ = 10.0
 PROBE_YAW = 0.4
+_LINGER = 3.0  # s the daemon serves after the window, while the clients disconnect
 
 
 async def _until(stamp: float) -> None:
@@ -104,6 +105,7 @@ async def _daemon(args: argparse.Namespace) -> dict:
         await _until(args.start + args.seconds)
         end, window[0] = attrs.asdict(runtime.counters), False
         api_end = api.counters.as_map()
+        await trio.sleep(_LINGER)  # the clients leave first, as they would a real daemon
         nursery.cancel_scope.cancel()
     return {
         "cycles": end["cycles"] - start["cycles"],

@@ -240,8 +240,11 @@ class Robot(NaoqiVerbs):
 
     async def _send(self, message: dict[str, Any]) -> None:
         data = pack(message)
-        async with self._send_lock:
-            await self._stream.send_all(data)
+        try:
+            async with self._send_lock:
+                await self._stream.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
+            raise ApiError(f"the connection to motiond is closed ({error})", "closed") from None
 
     async def _read(self, frames: FrameBuffer) -> None:
         try:
@@ -290,10 +293,12 @@ class Robot(NaoqiVerbs):
             channel.close()
 
     async def _heartbeat(self, interval: float) -> None:
-        while True:
+        while not self.closed:
             await trio.sleep(interval)
-            with contextlib.suppress(trio.BusyResourceError):
+            try:
                 await self._send({"op": "ping", "id": None})
+            except ApiError:
+                return  # the daemon is gone: the reader marks the client closed
 
 
 @contextlib.asynccontextmanager
