@@ -18,6 +18,7 @@ from motiond.api.state import state_message, tree_message
 from motiond.api.task_types import TASK_TYPES, task_type
 from motiond.runtime import PriorityError
 from skills.walk import PARAMETER_RANGES, Footsteps, Walk, WalkPath, WalkTo, WalkToward
+from skills.walk.gaits import NAOQI_RANGES, move_config
 
 if TYPE_CHECKING:
     from motiond.api.session import Session
@@ -44,7 +45,7 @@ def hello(session: Session, message: dict) -> dict:
 def emit(session: Session, message: dict) -> dict:
     """Build the task (its own validators run) and emit it from the client's emitter."""
     kind = task_type(message.get("type"))
-    task = kind.make(message.get("fields"))
+    task = kind.make(message.get("fields"), session.runtime.walk)
     priority = _number(message.get("priority", 0.0), "priority")
     optional = message.get("optional", False)
     if not isinstance(optional, bool):
@@ -107,8 +108,20 @@ def get(session: Session, message: dict) -> dict:
     if what == "types":
         return {"value": {n: t.describe() for n, t in TASK_TYPES.items()}}
     if what == "gait":
+        walk = runtime.walk
         ranges = {k: list(v[:3]) for k, v in PARAMETER_RANGES.items()}
-        return {"value": {"values": attrs.asdict(runtime.walk.gait), "ranges": ranges}}
+        return {
+            "value": {
+                "values": attrs.asdict(walk.base_gait),
+                "ranges": ranges,
+                "named": {name: attrs.asdict(g) for name, g in walk.gaits.items()},
+                "move_config": {
+                    "Default": move_config(walk.base_gait),
+                    "Min": {k: lo for k, (lo, _) in NAOQI_RANGES.items()},
+                    "Max": {k: hi for k, (_, hi) in NAOQI_RANGES.items()},
+                },
+            }
+        }
     raise ApiError(f"get: unknown {what!r} (state, tree, types, gait)")
 
 

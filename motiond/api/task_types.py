@@ -21,7 +21,16 @@ from providers.model import load_nao_model
 from skills.keyframes import ScriptError
 from skills.script import Script
 from skills.script_files import parse_script, shipped_script
-from skills.walk import Footsteps, KillWalk, Walk, WalkPath, WalkTo, WalkToward
+from skills.walk import (
+    Footsteps,
+    GaitParameters,
+    KillWalk,
+    Walk,
+    WalkPath,
+    WalkTo,
+    WalkToward,
+)
+from skills.walk.gaits import apply_move_config, shipped_gaits
 
 
 @attrs.frozen
@@ -41,11 +50,12 @@ class TaskType:
     name: str
     cls: type
     fields: tuple[Field, ...]
-    build: Callable[[Mapping[str, Any]], Any]
+    build: Callable[[Mapping[str, Any], Any], Any]
     doc: str = ""
 
-    def make(self, fields: Any) -> Any:
-        """The task from ``fields`` (a map), or :class:`ApiError` naming what is wrong."""
+    def make(self, fields: Any, walk: Any = None) -> Any:
+        """The task from ``fields`` (a map), or :class:`ApiError` naming what is wrong.
+        ``walk``: the daemon's walk engine, whose named gaits a ``gait`` field names."""
         if fields is None:
             fields = {}
         if not isinstance(fields, Mapping):
@@ -60,7 +70,7 @@ class TaskType:
         if missing:
             raise ApiError(f"{self.name}: missing field(s) {missing}", "bad_field")
         try:
-            return self.build(fields)
+            return self.build(fields, walk)
         except ApiError:
             raise
         except (TypeError, ValueError, ScriptError) as error:
@@ -86,13 +96,38 @@ def _attrs_type(cls: type, name: str | None = None, helps: Mapping[str, str] = {
             helps.get(a.name, ""),
         )
         for a in attrs.fields(cls)
-        if a.init
+        if a.init and a.name != "gait"
     )
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
-    return TaskType(name or cls.__name__, cls, fields, lambda f: cls(**f), doc)
+    if not any(a.name == "gait" for a in attrs.fields(cls)):
+        return TaskType(name or cls.__name__, cls, fields, lambda f, walk: cls(**f), doc)
+    # A walking task: its gait is named (``gait``) and/or NAOqi's move config (``config``).
+    gait_fields = (
+        Field("gait", False, None, "a named gait (get types: default, careful, precise, ...)"),
+        Field("config", False, None, "NAOqi's move config: {MaxStepX: m, MaxStepY: m, ...}"),
+    )
+
+    def build(f: Mapping[str, Any], walk: Any) -> Any:
+        rest = {k: v for k, v in f.items() if k not in ("gait", "config")}
+        return cls(**rest, gait=_gait(f.get("gait"), f.get("config"), walk))
+
+    return TaskType(name or cls.__name__, cls, fields + gait_fields, build, doc)
 
 
-def _build_script(fields: Mapping[str, Any]) -> Script:
+def _gait(name: Any, config: Any, walk: Any) -> GaitParameters | None:
+    if name is None and not config:
+        return None
+    gaits = walk.gaits if walk is not None else shipped_gaits()
+    if name is None:
+        base = walk.base_gait if walk is not None else gaits["default"]
+    elif isinstance(name, str) and name in gaits:
+        base = gaits[name]
+    else:
+        raise ApiError(f"unknown gait {name!r} (gaits: {', '.join(gaits)})", "bad_field")
+    return apply_move_config(base, config) if config else base
+
+
+def _build_script(fields: Mapping[str, Any], walk: Any = None) -> Script:
     name, text = fields.get("name"), fields.get("yaml")
     if (name is None) == (text is None):
         raise ApiError(
@@ -149,7 +184,7 @@ def _within_limits(command: JointCommand) -> None:
 def _group_type(group: type) -> TaskType:
     joints = GROUP_JOINTS[group]
 
-    def build(fields: Mapping[str, Any]) -> Any:
+    def build(fields: Mapping[str, Any], walk: Any = None) -> Any:
         command = JointCommand(
             fields["positions"],
             fields.get("stiffness", 1.0),

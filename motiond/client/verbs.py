@@ -15,8 +15,6 @@ from typing import Any
 
 import trio
 
-from motiond.api.protocol import ApiError
-
 #: NAOqi's postures and the shipped script that reaches each.
 POSTURES: Mapping[str, str] = {
     "Stand": "Stand",
@@ -36,23 +34,20 @@ def _finite(value: Any, what: str) -> float:
     return float(value)
 
 
-def _frequency(config: Any) -> float:
-    """NAOqi's move config: only ``MaxStepFrequency``/``Frequency`` (0..1) is used per move;
-    the other keys are the gait's (issue 11 maps them), so they are refused by name here."""
-    if not config:
-        return 1.0
-    items = dict(config)
-    frequency = 1.0
-    for key, value in items.items():
-        if key in ("MaxStepFrequency", "Frequency"):
-            frequency = _finite(value, key)
-        else:
-            raise ApiError(
-                f"move config key {key!r} is not applied per move in motiond "
-                "(the gait's parameters set it; only MaxStepFrequency/Frequency here)",
-                "bad_field",
-            )
-    return frequency
+def _move_fields(config: Any, gait: str | None) -> dict[str, Any]:
+    """The walk task's gait fields from NAOqi's move config (a map or [[key, value], ...]; the
+    daemon maps and checks the keys) and a named gait; moveToward's ``Frequency`` is the
+    request's frequency."""
+    fields: dict[str, Any] = {}
+    if config:
+        config = dict(config)
+        if "Frequency" in config:
+            fields["frequency"] = _finite(config.pop("Frequency"), "Frequency")
+        if config:
+            fields["config"] = config
+    if gait is not None:
+        fields["gait"] = gait
+    return fields
 
 
 def _footsteps(
@@ -106,28 +101,28 @@ class NaoqiVerbs:
             if name != kind and name in self.emitted:
                 await self.withdraw(name)
 
-    async def move(self, x: float, y: float, theta: float, config: Any = None) -> None:
+    async def move(
+        self, x: float, y: float, theta: float, config: Any = None, *, gait: str | None = None
+    ) -> None:
         """Walk at x, y (m/s) and theta (rad/s) until told otherwise (NAOqi's move).
 
         Beyond the gait's limits the request is clamped (the clamped request is in the state's
-        ``walk.request``). NAOqi's per-move config keys other than the step frequency are
-        refused: in motiond they are the gait's parameters."""
-        frequency = _frequency(config)
+        ``walk.request``). ``config``: NAOqi's move config (MaxStepX, MaxStepY, MaxStepTheta,
+        MaxStepFrequency, StepHeight, TorsoWx, TorsoWy; checked against NAOqi's ranges), on
+        top of the named ``gait`` (motiond's addition: default, careful, precise); a change
+        of gait is blended in over two steps."""
         await self._start_move("Walk")
-        await self.emit(
-            "Walk",
-            forward=_finite(x, "x"),
-            left=_finite(y, "y"),
-            turn=_finite(theta, "theta"),
-            frequency=min(1.0, max(0.0, frequency)),
-        )
+        velocity = {"forward": _finite(x, "x"), "left": _finite(y, "y")}
+        velocity["turn"] = _finite(theta, "theta")
+        await self.emit("Walk", **velocity, **_move_fields(config, gait))
 
-    async def move_toward(self, x: float, y: float, theta: float, config: Any = None) -> None:
-        """Walk at shares of the gait's limits, each in [-1, 1] (NAOqi's moveToward); the
-        frequency share from ``config`` (MaxStepFrequency, 0..1)."""
-        frequency = _frequency(config)
+    async def move_toward(
+        self, x: float, y: float, theta: float, config: Any = None, *, gait: str | None = None
+    ) -> None:
+        """Walk at shares of the gait's limits, each in [-1, 1] (NAOqi's moveToward);
+        ``config`` as :meth:`move`'s, and its ``Frequency`` (0..1) the step frequency share."""
         await self._start_move("WalkToward")
-        await self.emit("WalkToward", x=x, y=y, theta=theta, frequency=frequency)
+        await self.emit("WalkToward", x=x, y=y, theta=theta, **_move_fields(config, gait))
 
     async def move_to(
         self,
@@ -137,6 +132,7 @@ class NaoqiVerbs:
         config: Any = None,
         *,
         wait: bool = True,
+        gait: str | None = None,
     ) -> bool:
         """Walk to the pose (x, y, theta) relative to where the robot is, or through a list of
         such poses, each relative to the one before (NAOqi's moveTo and its control points).
@@ -144,8 +140,6 @@ class NaoqiVerbs:
         Like NAOqi's, it returns when the move has ended (``wait=False`` returns at once, as
         ``ALMotion.post.moveTo`` does); True if the target was reached, False if the move was
         stopped (withdrawn, outranked, a fall)."""
-        self._require("WalkTo", "move_to")
-        _frequency(config)
         if isinstance(x, list | tuple):
             if y is not None or theta is not None:
                 raise ValueError("move_to takes x, y, theta or one list of poses, not both")
@@ -153,6 +147,8 @@ class NaoqiVerbs:
         else:
             y, theta = 0.0 if y is None else y, 0.0 if theta is None else theta
             kind, fields = "WalkTo", {"x": x, "y": y, "theta": theta}
+        fields.update(_move_fields(config, gait))
+        fields.pop("frequency", None)  # a walk to a pose sets its own speeds
         await self._start_move(kind)
         number = (await self.get_state())["move"]["number"]
         await self.emit(kind, **fields)
@@ -248,27 +244,14 @@ class NaoqiVerbs:
         return list((await self.get_state())["next_position"])
 
     async def get_move_config(self, config: str = "Default") -> list[list[Any]]:
-        """NAOqi's move config as [key, value] pairs, from the gait: ``"Default"`` (the gait in
-        use), ``"Min"`` or ``"Max"`` (the gait's allowed ranges). Step sizes are the gait's
-        speeds over one step period; TorsoWx is 0 (motiond leans the torso only forwards)."""
+        """NAOqi's move config as [key, value] pairs: ``"Default"`` (the walk's own gait seen
+        through NAOqi's keys; ``skills.walk.gaits`` says how they map; the default gait turns
+        0.76 rad per step, beyond NAOqi's Max of 0.524), ``"Min"`` or ``"Max"`` (NAOqi's
+        ranges, which the daemon checks a config against)."""
         if config not in ("Default", "Min", "Max"):
             raise ValueError(f"config must be Default, Min or Max, got {config!r}")
-        gait = await self.get_gait()
-        if config == "Default":
-            g = gait["values"]
-        else:
-            column = 0 if config == "Min" else 1
-            g = {k: v[column] for k, v in gait["ranges"].items()}
-        period = gait["values"]["step_period"]
-        return [
-            ["MaxStepX", g["max_forward"] * period],
-            ["MaxStepY", g["max_left"] * period],
-            ["MaxStepTheta", g["max_turn"] * period],
-            ["MaxStepFrequency", 1.0],
-            ["StepHeight", g["foot_lift"]],
-            ["TorsoWx", 0.0],
-            ["TorsoWy", g["torso_lean"]],
-        ]
+        values = (await self.get_gait())["move_config"][config]
+        return [[key, value] for key, value in values.items()]
 
     async def set_move_arms_enabled(self, left_arm_enabled: bool, right_arm_enabled: bool):
         """Arm swing while walking, per arm (NAOqi's setMoveArmsEnabled)."""
@@ -303,11 +286,3 @@ class NaoqiVerbs:
     async def wake_up(self) -> None:
         """Stiffen and stand in StandInit, the walk-ready stand (NAOqi's wakeUp)."""
         await self.go_to_posture("StandInit")
-
-    def _require(self, type_name: str, verb: str) -> None:
-        if type_name not in self.types:
-            raise ApiError(
-                f"{verb}: this daemon has no {type_name} task (it arrives with walk-to-pose and"
-                " footsteps, the navigation issue)",
-                "unavailable",
-            )

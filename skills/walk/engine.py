@@ -36,6 +36,7 @@ from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
+from skills.walk.gaits import shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry
 from skills.walk.params import GaitParameters, load_gait
@@ -66,6 +67,10 @@ class WalkEngine:
         self, director: Director, servos: ServoTable, state: Any, gait: GaitParameters
     ) -> None:
         self.generator = WalkGenerator(gait)
+        #: The gait of requests that name none (``motiond run --gait``, ``set_gait``).
+        self.base_gait = gait
+        #: The named gaits requests may name: the shipped ones, ``default`` the walk's own.
+        self.gaits: dict[str, GaitParameters] = {**shipped_gaits(), "default": gait}
         #: The robot's pose from the measured legs (the runtime advances it every cycle).
         self.odometry = LegOdometry()
         self.calibration = StepCalibration()
@@ -89,19 +94,32 @@ class WalkEngine:
 
     @property
     def gait(self) -> GaitParameters:
-        """The gait in use."""
+        """The gait in use now (during a blend, the blend's)."""
         return self.generator.gait
 
+    @property
+    def target_gait(self) -> GaitParameters:
+        """The gait the walk is going to: the request's, else the walk's own."""
+        if self.request is not None and self.request.gait is not None:
+            return self.request.gait
+        return self.base_gait
+
     def set_gait(self, gait: GaitParameters) -> None:
-        """Use ``gait`` from the next step on; the current request is clamped again."""
-        self.generator.set_gait(gait)
+        """The walk's own gait (for requests that name none, and named ``default``); blended in
+        over two steps."""
+        self.base_gait = gait
+        self.gaits["default"] = gait
         if self.request is not None:
             self.set_request(self.request)
+        else:
+            self.generator.set_gait(gait)
 
     def set_request(self, task: Walk) -> None:
-        """Walk as ``task`` asks (clamped to the gait)."""
+        """Walk as ``task`` asks (clamped to its gait)."""
         self.request = task
-        g = self.generator.gait
+        g = self.target_gait
+        if g is not self.generator.target_gait:
+            self.generator.set_gait(g)
         self.generator.set_request(clamp_request(g, task.forward, task.left, task.turn))
         self.generator.frequency = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * task.frequency
         if self._killed_request is not None and task != self._killed_request:
@@ -305,7 +323,7 @@ def register_walk(
 
     def walk_toward(ctx: Context) -> None:
         t: WalkToward = ctx.task
-        g = engine.gait
+        g = t.gait if t.gait is not None else engine.base_gait
         scale = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * t.frequency
         forward = t.x * (g.max_forward if t.x >= 0 else g.max_backward) * scale
         ctx.emit(
@@ -314,6 +332,7 @@ def register_walk(
                 t.y * g.max_left * scale,
                 t.theta * g.max_turn * scale,
                 frequency=t.frequency,
+                gait=t.gait,
             )
         )
 

@@ -38,6 +38,7 @@ import numpy as np
 
 from skills.walk.balance import balance_offsets
 from skills.walk.footsteps import PlannedStep
+from skills.walk.gaits import blend
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.protection import Protection
@@ -115,6 +116,9 @@ class WalkGenerator:
         self._end: tuple[Foot, Foot] = (Foot(), Foot())
         self._support_lift = 0.0
         self._first_step = False
+        #: The gait walked towards; ``gait`` is it, or a blend on the way to it.
+        self.target_gait = gait
+        self._gait_blend: tuple[GaitParameters, float, float] | None = None  # from, t, duration
         self._gyro_x = 0.0
         self._gyro_y = 0.0
         self._roll = 0.0
@@ -139,8 +143,14 @@ class WalkGenerator:
     # ------------------------------------------------------------------ commands
 
     def set_gait(self, gait: GaitParameters) -> None:
-        """Use ``gait`` from the next step on."""
-        self.gait = gait
+        """Walk with ``gait``, blended in from the gait in use over two of its steps (every
+        parameter moves a little every cycle: no posture jumps, Northern Bites' MetaGait)."""
+        self.target_gait = gait
+        if gait == self.gait:
+            self._gait_blend = None
+            self.gait = gait
+            return
+        self._gait_blend = (self.gait, 0.0, 2.0 * max(gait.step_period, self.gait.step_period))
 
     def set_request(self, velocity: Velocity) -> None:
         """The (already clamped) velocity to walk at; zero stops at the next chance."""
@@ -183,6 +193,8 @@ class WalkGenerator:
     def update(self, dt: float, sense: Any) -> WalkTargets:
         """Advance ``dt`` seconds. ``sense`` has ``gyro`` (3, rad/s), ``fsr`` (8, kg),
         ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState."""
+        if self._gait_blend is not None:
+            self._advance_blend(dt)
         g = self.gait
         gyro = sense.gyro
         gx, gy = _finite(gyro[0], 0.0), _finite(gyro[1], 0.0)
@@ -211,6 +223,15 @@ class WalkGenerator:
         if self._step_ended(sense):
             self._end_step()
         return self._targets(support=self.phase is not Phase.STANDING)
+
+    def _advance_blend(self, dt: float) -> None:
+        start, t, duration = self._gait_blend
+        t += dt
+        if t >= duration:
+            self.gait, self._gait_blend = self.target_gait, None
+        else:
+            self.gait = blend(start, self.target_gait, t / duration)
+            self._gait_blend = (start, t, duration)
 
     # ------------------------------------------------------------------ steps
 

@@ -20,6 +20,8 @@ from typing import Any
 
 import attrs
 
+from skills.walk.params import GaitParameters
+
 #: Requests beyond these are mistakes, not fast walks: refused, not clamped.
 ABSURD_SPEED = 5.0  # m/s
 ABSURD_TURN = 20.0  # rad/s
@@ -51,6 +53,9 @@ def _share(low: float, what: str):
     return convert
 
 
+_GAIT = attrs.validators.optional(attrs.validators.instance_of(GaitParameters))
+
+
 @attrs.frozen
 class Walk:
     """Walk at ``forward`` (m/s), ``left`` (m/s), ``turn`` (rad/s); clamped to the gait.
@@ -63,6 +68,9 @@ class Walk:
     left: float = attrs.field(default=0.0, converter=_speed(ABSURD_SPEED, "m/s"))
     turn: float = attrs.field(default=0.0, converter=_speed(ABSURD_TURN, "rad/s"))
     frequency: float = attrs.field(default=1.0, converter=_share(0.0, "frequency"), kw_only=True)
+    #: The gait to walk with (a named gait, a NAOqi move config applied to one; see
+    #: ``skills.walk.gaits``); None: the walk's own. A change is blended in over two steps.
+    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
 
 @attrs.frozen
@@ -73,6 +81,7 @@ class WalkToward:
     y: float = attrs.field(default=0.0, converter=_share(-1.0, "y"))
     theta: float = attrs.field(default=0.0, converter=_share(-1.0, "theta"))
     frequency: float = attrs.field(default=1.0, converter=_share(0.0, "frequency"))
+    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
 
 @attrs.frozen

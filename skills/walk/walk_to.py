@@ -104,6 +104,9 @@ def _targets(value: Any) -> tuple[tuple[float, float, float], ...]:
     return tuple(targets)
 
 
+_GAIT = attrs.validators.optional(attrs.validators.instance_of(GaitParameters))
+
+
 @attrs.frozen
 class WalkTo:
     """Walk to (x m, y m, theta rad) relative to the pose when the task first runs; stand."""
@@ -114,6 +117,8 @@ class WalkTo:
     tolerance_xy: float = attrs.field(default=0.05, kw_only=True, converter=_TOLERANCE_XY)
     tolerance_theta: float = attrs.field(default=0.09, kw_only=True, converter=_TOLERANCE_THETA)
     speed: float = attrs.field(default=1.0, kw_only=True, converter=_SPEED)
+    #: The gait to walk with (see ``Walk.gait``); None: the walk's own.
+    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
     @property
     def targets(self) -> tuple[tuple[float, float, float], ...]:
@@ -129,6 +134,8 @@ class WalkPath:
     tolerance_xy: float = attrs.field(default=0.05, kw_only=True, converter=_TOLERANCE_XY)
     tolerance_theta: float = attrs.field(default=0.09, kw_only=True, converter=_TOLERANCE_THETA)
     speed: float = attrs.field(default=1.0, kw_only=True, converter=_SPEED)
+    #: The gait to walk with (see ``Walk.gait``); None: the walk's own.
+    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
 
 @attrs.frozen
@@ -278,7 +285,8 @@ class MoveProgress:
         self.task, self.goals, self.reached = task, tuple(goals), 0
         self.number += 1
         self.active, self.settling, self.result, self.sent = True, False, None, None
-        self._limits = MoveLimits.from_gait(self._engine.gait, task.speed)
+        gait = task.gait if task.gait is not None else self._engine.base_gait
+        self._limits = MoveLimits.from_gait(gait, task.speed)
 
     def step(self, pose: Pose2D, standing: bool) -> Velocity | None:
         """The velocity to walk at now; None once the move is finished (reached)."""
@@ -348,7 +356,7 @@ def register_walk_to(director: Director, engine: WalkEngine) -> MoveProgress:
             ctx.continue_()
         else:
             move.sent = velocity
-            ctx.emit(Walk(velocity.forward, velocity.left, velocity.turn))
+            ctx.emit(Walk(velocity.forward, velocity.left, velocity.turn, gait=task.gait))
 
     def stopped(ctx: Context) -> None:
         move.stopped(ctx.task)

@@ -267,3 +267,24 @@ async def test_another_user_cannot_connect():
         _, status = await trio.to_thread.run_sync(os.waitpid, pid, 0)
         assert os.waitstatus_to_exitcode(status) == 3
         assert d.api.counters.connections == 0
+
+
+async def test_walks_name_a_gait_or_naoqis_move_config():
+    async with api_daemon() as d, connect(d.path) as robot:
+        walk = d.runtime.walk
+        await robot.move(1.0, 0.0, 0.0, gait="careful")
+        await _cycles_pass(d.runtime, 2)
+        assert walk.target_gait == walk.gaits["careful"]
+        assert walk.status().request.forward == walk.gaits["careful"].max_forward  # clamped
+        await robot.move(1.0, 0.0, 0.0, {"MaxStepX": 0.03, "Frequency": 0.5})
+        await _cycles_pass(d.runtime, 2)
+        period = walk.base_gait.step_period
+        assert walk.status().request.forward == pytest.approx(0.03 / period)
+        with pytest.raises(ApiError, match=r"unknown gait 'sprint'.*careful"):
+            await robot.move(0.1, 0.0, 0.0, gait="sprint")
+        with pytest.raises(ApiError, match=r"MaxStepX = 0.5: must be within \[0.001, 0.08\]"):
+            await robot.move(0.1, 0.0, 0.0, {"MaxStepX": 0.5})
+        config = dict(await robot.get_move_config())
+        assert config["MaxStepX"] == pytest.approx(walk.base_gait.max_forward * period)
+        assert dict(await robot.get_move_config("Max"))["MaxStepX"] == 0.08
+        assert "careful" in (await robot.get_gait())["named"]

@@ -1,0 +1,147 @@
+"""Named gaits, NAOqi's move config, and the blend from one gait to another.
+
+- **Named gaits**: ``default`` is the shipped gait (``gait.yaml``); every ``gaits/NAME.yaml``
+  is a gait file (keys overriding the shipped gait, as ``load_gait`` reads) shipped with the
+  walk: ``careful`` and ``precise`` (see their headers). :func:`shipped_gaits` loads them.
+- **NAOqi's move config** (ALMotion's keys, in a move call): :func:`apply_move_config` maps
+  ``MaxStepX``, ``MaxStepY``, ``MaxStepTheta``, ``MaxStepFrequency``, ``StepHeight``,
+  ``TorsoWx`` and ``TorsoWy`` onto a gait. Each value is checked against ALMotion's own
+  minimum and maximum first (the error names the key), then the gait it makes against the
+  gait's ranges. One of this walk's steps is half a gait cycle of ``step_period`` s, so:
+  a forward step of ``MaxStepX`` m is ``max_forward = MaxStepX / period``; a sideways step
+  opens the feet from their separation (0.1 m) to ``MaxStepY``, and the walk opens them by
+  ``2 · left · period``, so ``max_left = (MaxStepY - 0.1) / (2 · period)``; a turn per step of
+  ``MaxStepTheta`` is ``max_turn = MaxStepTheta / (2 · period)`` (a leading turn, as the
+  sideways step); ``MaxStepFrequency`` (0..1) shortens the period from the slowest
+  (``period / (2/3)``) to the gait's own; ``StepHeight`` is ``foot_lift``; ``TorsoWy`` is
+  ``torso_lean``. This walk never leans the torso sideways, so ``TorsoWx`` may only be 0.
+- **Blending** (Northern Bites' MetaGait): :func:`blend` is every parameter interpolated;
+  the generator blends from the gait it walks with to a new one over two steps.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any
+
+import attrs
+
+from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, load_gait
+
+#: ALMotion's move-config keys: (minimum, maximum) as its gait table gives them.
+NAOQI_RANGES: Mapping[str, tuple[float, float]] = {
+    "MaxStepX": (0.001, 0.080),
+    "MaxStepY": (0.101, 0.160),
+    "MaxStepTheta": (0.001, 0.524),
+    "MaxStepFrequency": (0.0, 1.0),
+    "StepHeight": (0.005, 0.040),
+    "TorsoWx": (-0.122, 0.122),
+    "TorsoWy": (-0.122, 0.122),
+}
+#: NAOqi's separation of the feet (its FootSeparation), m.
+FOOT_SEPARATION = 0.1
+#: The slowest step frequency as a share of a gait's (``MaxStepFrequency`` 0).
+SLOWEST_SHARE = 2.0 / 3.0
+
+
+def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitParameters:
+    """``gait`` with NAOqi's move-config ``config`` applied (see the module docstring)."""
+    if not isinstance(config, Mapping):
+        raise GaitError(None, config, "a move config is a mapping of NAOqi key to value")
+    values: dict[str, float] = {}
+    for key, value in config.items():
+        if key not in NAOQI_RANGES:
+            known = ", ".join(NAOQI_RANGES)
+            raise GaitError(key, value, f"not a move-config key this walk maps (keys: {known})")
+        low, high = NAOQI_RANGES[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise GaitError(key, value, "must be a number")
+        if not (math.isfinite(value) and low <= value <= high):
+            raise GaitError(key, value, f"must be within [{low:g}, {high:g}] (NAOqi's range)")
+        values[key] = float(value)
+    if values.get("TorsoWx", 0.0) != 0.0:
+        raise GaitError("TorsoWx", values["TorsoWx"], "this walk never leans sideways: only 0")
+    changes: dict[str, float] = {}
+    period = gait.step_period
+    if "MaxStepFrequency" in values:
+        share = SLOWEST_SHARE + (1.0 - SLOWEST_SHARE) * values["MaxStepFrequency"]
+        period = changes["step_period"] = gait.step_period / share
+    if "MaxStepX" in values:
+        changes["max_forward"] = values["MaxStepX"] / period
+    if "MaxStepY" in values:
+        changes["max_left"] = (values["MaxStepY"] - FOOT_SEPARATION) / (2.0 * period)
+    if "MaxStepTheta" in values:
+        changes["max_turn"] = values["MaxStepTheta"] / (2.0 * period)
+    if "StepHeight" in values:
+        changes["foot_lift"] = values["StepHeight"]
+    if "TorsoWy" in values:
+        changes["torso_lean"] = values["TorsoWy"]
+    try:
+        return attrs.evolve(gait, **changes)
+    except GaitError as error:
+        naoqi = {
+            "step_period": "MaxStepFrequency",
+            "max_forward": "MaxStepX",
+            "max_left": "MaxStepY",
+            "max_turn": "MaxStepTheta",
+            "foot_lift": "StepHeight",
+            "torso_lean": "TorsoWy",
+        }.get(error.key or "", "?")
+        raise GaitError(
+            naoqi, values.get(naoqi), f"gives {error.key} {error.value!r}: {error.problem}"
+        ) from None
+
+
+def move_config(gait: GaitParameters) -> dict[str, float]:
+    """The gait as NAOqi's move config (what :func:`apply_move_config` reads back)."""
+    period = gait.step_period
+    return {
+        "MaxStepX": gait.max_forward * period,
+        "MaxStepY": FOOT_SEPARATION + 2.0 * gait.max_left * period,
+        "MaxStepTheta": gait.max_turn * 2.0 * period,
+        "MaxStepFrequency": 1.0,
+        "StepHeight": gait.foot_lift,
+        "TorsoWx": 0.0,
+        "TorsoWy": gait.torso_lean,
+    }
+
+
+def blend(a: GaitParameters, b: GaitParameters, share: float) -> GaitParameters:
+    """Every parameter ``share`` (0..1) of the way from ``a`` to ``b`` (within both ranges,
+    so within the allowed one)."""
+    share = min(1.0, max(0.0, share))
+    if share == 0.0:
+        return a
+    if share == 1.0:
+        return b
+    return GaitParameters(
+        **{
+            name: getattr(a, name) + (getattr(b, name) - getattr(a, name)) * share
+            for name in PARAMETER_RANGES
+        }
+    )
+
+
+@functools.cache
+def shipped_gaits() -> Mapping[str, GaitParameters]:
+    """The named gaits shipped with the walk: ``default`` and every ``gaits/*.yaml``."""
+    gaits = {"default": load_gait()}
+    folder = resources.files("skills.walk").joinpath("gaits")
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".yaml"):
+            with resources.as_file(entry) as path:
+                gaits[entry.name[: -len(".yaml")]] = load_gait(path)
+    return gaits
+
+
+__all__ = [
+    "FOOT_SEPARATION",
+    "NAOQI_RANGES",
+    "apply_move_config",
+    "blend",
+    "move_config",
+    "shipped_gaits",
+]

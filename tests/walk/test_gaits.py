@@ -1,0 +1,123 @@
+"""Named gaits, NAOqi's move config mapped onto a gait, and the blend between two gaits."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skills.walk import GaitError, WalkGenerator, load_gait
+from skills.walk.gaits import (
+    FOOT_SEPARATION,
+    apply_move_config,
+    blend,
+    move_config,
+    shipped_gaits,
+)
+from skills.walk.params import PARAMETER_RANGES
+
+DEFAULT = load_gait()
+
+
+def test_the_shipped_gaits_are_named_and_slower_than_the_default():
+    gaits = shipped_gaits()
+    assert set(gaits) >= {"default", "careful", "precise"}
+    assert gaits["default"] == DEFAULT
+    for name in ("careful", "precise"):
+        assert gaits[name].max_forward < DEFAULT.max_forward
+        assert gaits[name].max_turn < DEFAULT.max_turn
+
+
+def test_each_naoqi_key_maps_onto_its_parameter():
+    period = DEFAULT.step_period
+    g = apply_move_config(
+        DEFAULT,
+        {"MaxStepX": 0.04, "MaxStepY": 0.14, "MaxStepTheta": 0.3, "StepHeight": 0.02,
+         "TorsoWx": 0.0, "TorsoWy": 0.05},
+    )  # fmt: skip
+    assert g.max_forward == pytest.approx(0.04 / period)
+    assert g.max_left == pytest.approx((0.14 - FOOT_SEPARATION) / (2 * period))
+    assert g.max_turn == pytest.approx(0.3 / (2 * period))
+    assert (g.foot_lift, g.torso_lean) == (0.02, 0.05)
+    slow = apply_move_config(DEFAULT, {"MaxStepFrequency": 0.0, "MaxStepX": 0.04})
+    assert slow.step_period == pytest.approx(period * 1.5)  # the slowest: 2/3 of the frequency
+    assert slow.max_forward == pytest.approx(0.04 / slow.step_period)  # per the new period
+
+
+def test_a_gait_seen_through_naoqi_keys_reads_back_the_same():
+    careful = shipped_gaits()["careful"]
+    back = apply_move_config(DEFAULT, move_config(careful))
+    for name in ("max_forward", "max_left", "max_turn", "foot_lift", "torso_lean", "step_period"):
+        assert getattr(back, name) == pytest.approx(getattr(careful, name)), name
+    # The default gait turns 0.76 rad per step, beyond NAOqi's largest MaxStepTheta (0.524):
+    # its NAOqi view says so rather than hiding it.
+    assert move_config(DEFAULT)["MaxStepTheta"] > 0.524
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        ({"MaxStepX": 0.2}, "MaxStepX = 0.2: must be within [0.001, 0.08]"),
+        ({"MaxStepY": 0.05}, "MaxStepY = 0.05: must be within [0.101, 0.16]"),
+        ({"StepHeight": "high"}, "StepHeight = 'high': must be a number"),
+        ({"TorsoWx": 0.05}, "TorsoWx = 0.05: this walk never leans sideways"),
+        ({"MaxVelXY": 0.1}, "MaxVelXY = 0.1: not a move-config key"),
+        # Inside NAOqi's range, but a gait slower than the walk's range allows: named too.
+        ({"MaxStepX": 0.001}, "MaxStepX = 0.001: gives max_forward"),
+    ],
+)
+def test_a_bad_move_config_is_refused_naming_its_key(config, text):
+    with pytest.raises(GaitError) as info:
+        apply_move_config(DEFAULT, config)
+    assert text in str(info.value)
+
+
+@given(st.floats(0.0, 1.0))
+def test_a_blend_lies_between_its_gaits(share):
+    other = shipped_gaits()["careful"]
+    mixed = blend(DEFAULT, other, share)
+    for name in PARAMETER_RANGES:
+        a, b, m = getattr(DEFAULT, name), getattr(other, name), getattr(mixed, name)
+        assert min(a, b) - 1e-12 <= m <= max(a, b) + 1e-12, name
+    assert blend(DEFAULT, other, 0.0) == DEFAULT and blend(DEFAULT, other, 1.0) == other
+
+
+class _Sense:
+    def __init__(self) -> None:
+        self.gyro = np.zeros(3)
+        self.fsr = np.full(8, 0.6)
+        self.tilt = self.roll = self.pitch = 0.0
+        self.left_contact = self.right_contact = True
+
+
+def _largest_sole_jump(switch) -> float:
+    """Walk at 0.2 m/s, switch to a lower, more leaning gait; the largest change of a sole
+    target (m) from one cycle to the next around the switch."""
+    gen = WalkGenerator(DEFAULT)
+    from skills.walk import clamp_request
+
+    gen.set_request(clamp_request(DEFAULT, 0.2, 0.0, 0.0))
+    sense, last, jump = _Sense(), None, 0.0
+    lower = attrs.evolve(DEFAULT, hip_height=DEFAULT.hip_height - 0.02, torso_lean=0.1)
+    for cycle in range(200):
+        if cycle == 120:
+            switch(gen, lower)
+        t = gen.update(0.012, sense)
+        soles = np.concatenate([t.left_sole[:3, 3], t.right_sole[:3, 3]])
+        if last is not None and cycle >= 110:
+            jump = max(jump, float(np.max(np.abs(soles - last))))
+        last = soles
+    return jump
+
+
+def test_switching_gaits_while_walking_blends_without_a_jump():
+    def immediate(gen, gait):
+        gen.gait = gait
+
+    walking = _largest_sole_jump(lambda gen, gait: None)  # no switch: the steps themselves
+    blended = _largest_sole_jump(lambda gen, gait: gen.set_gait(gait))
+    jumped = _largest_sole_jump(immediate)
+    assert jumped > walking + 0.01  # switched at once, the soles move 2 cm more in a cycle
+    assert blended <= walking + 0.0005  # blended over two steps: no more than walking does
