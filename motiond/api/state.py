@@ -21,15 +21,8 @@ if TYPE_CHECKING:
 
 
 def next_position(runtime: Runtime) -> Pose2D:
-    """NAOqi's getNextRobotPosition: the odometry pose once the step being made (which can no
-    longer change) has ended, at the velocity it is executed with."""
-    walk = runtime.walk
-    pose = walk.odometry.pose
-    remaining = walk.generator.step_remaining
-    if remaining <= 0.0:
-        return pose
-    v = walk.generator.executed
-    return pose.compose(Pose2D(v.forward * remaining, v.left * remaining, v.turn * remaining))
+    """NAOqi's getNextRobotPosition (``WalkEngine.next_pose``)."""
+    return runtime.walk.next_pose()
 
 
 def _pose(p: Pose2D) -> list[float]:
@@ -64,6 +57,7 @@ def _move(m: Any) -> dict[str, Any]:
         "targets": m.targets,
         "result": m.result,
         "number": m.number,
+        "ended": [list(e) for e in m.ended],
     }
 
 

@@ -26,6 +26,7 @@ BENCHES: dict[str, str] = {
     "optimise": "motiond.bench.optimise",
     "getup": "motiond.bench.getup",
     "api": "motiond.bench.api",
+    "navigate": "motiond.bench.navigate",
 }
 
 

@@ -133,13 +133,16 @@ class NaoqiVerbs:
         *,
         wait: bool = True,
         gait: str | None = None,
+        timeout: float | None = None,
     ) -> bool:
         """Walk to the pose (x, y, theta) relative to where the robot is, or through a list of
         such poses, each relative to the one before (NAOqi's moveTo and its control points).
 
         Like NAOqi's, it returns when the move has ended (``wait=False`` returns at once, as
         ``ALMotion.post.moveTo`` does); True if the target was reached, False if the move was
-        stopped (withdrawn, outranked, a fall)."""
+        replaced, stopped (withdrawn, outranked, a fall) or killed. A move whose legs are held
+        by a stronger task waits for them; ``timeout`` (s of wall time) bounds the wait with
+        trio.TooSlowError."""
         if isinstance(x, list | tuple):
             if y is not None or theta is not None:
                 raise ValueError("move_to takes x, y, theta or one list of poses, not both")
@@ -154,7 +157,8 @@ class NaoqiVerbs:
         await self.emit(kind, **fields)
         if not wait:
             return True
-        return await self._wait_for_move(number)
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            return await self._wait_for_move(number)
 
     async def set_foot_steps(
         self,
@@ -224,12 +228,14 @@ class NaoqiVerbs:
                 await trio.sleep(_POLL)
 
     async def _wait_for_move(self, before: int) -> bool:
-        """Until the move after move number ``before`` has ended (reached: the robot stands
-        within the tolerances; stopped: it was withdrawn or outranked)."""
+        """Until the move after move number ``before`` has ended: True if it reached its
+        target (standing within the tolerances); False if it was replaced, stopped (withdrawn,
+        outranked), killed or refused (the walk could not step)."""
+        mine = before + 1
         while True:
-            move = (await self.get_state())["move"]
-            if move["number"] > before and not move["active"]:
-                return move["result"] == "reached"
+            ended = dict((await self.get_state())["move"]["ended"])
+            if mine in ended:
+                return ended[mine] == "reached"
             await trio.sleep(_POLL)
 
     async def get_robot_position(self, use_sensors: bool = True) -> list[float]:

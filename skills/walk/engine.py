@@ -38,7 +38,7 @@ from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
 from skills.walk.gaits import shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
-from skills.walk.odometry import LegOdometry
+from skills.walk.odometry import LegOdometry, Pose2D
 from skills.walk.params import GaitParameters, load_gait
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
@@ -89,6 +89,8 @@ class WalkEngine:
         self.period = 0.012
         #: Arm swing while walking, (left, right) (NAOqi's setMoveArmsEnabled).
         self.arms_enabled = (True, True)
+        #: Kills since start (a move to a pose under way ends at one).
+        self.kills = 0
         #: The walk to a pose (WalkTo, WalkPath), set by ``register_walk``.
         self.move: MoveProgress | None = None
 
@@ -127,7 +129,9 @@ class WalkEngine:
             self.generator.resume()
 
     def kill(self) -> None:
-        """Stop stepping from this cycle on; hold until the request changes."""
+        """Stop stepping from this cycle on; hold until the request changes (a move to a pose
+        under way ends)."""
+        self.kills += 1
         self._killed_request = self.request if self.request is not None else Walk()
         self.generator.kill()
         self._stopper.emit_none(StopWalk)
@@ -221,6 +225,15 @@ class WalkEngine:
     def cancel_stop(self) -> None:
         """A Walk runs again: it drives the generator, StopWalk is not needed."""
         self._stopper.emit_none(StopWalk)
+
+    def next_pose(self) -> Pose2D:
+        """NAOqi's getNextRobotPosition: the odometry pose once the step under way (which can
+        no longer change) has ended: where that step leaves the body over the support foot the
+        odometry stands on. Standing, the pose now."""
+        planned, support = self.generator.support_end(), self.odometry.support
+        if planned is None or support is None or planned[0] != support[0]:
+            return self.odometry.pose
+        return support[1].compose(planned[1].inverse())
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""

@@ -39,6 +39,7 @@ import numpy as np
 from skills.walk.balance import balance_offsets
 from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
+from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.protection import Protection
@@ -180,6 +181,17 @@ class WalkGenerator:
     def resume(self) -> None:
         """Let the request through again after :meth:`kill`."""
         self.killed = False
+
+    def support_end(self) -> tuple[bool, Pose2D] | None:
+        """Where the step under way puts the support foot, seen from the body (levelled, as
+        the odometry sees it): (True if the left foot supports, its pose); None standing."""
+        if self.phase in (Phase.STANDING, Phase.STARTING):
+            return None
+        left = not self.swing_left
+        end = self._end[0 if left else 1]
+        stance = self._hip_y + self.gait.foot_spread
+        _, com = self._lean_and_offset()
+        return left, Pose2D(end.x - com, end.y + (stance if left else -stance), end.yaw)
 
     @property
     def step_remaining(self) -> float:

@@ -82,6 +82,14 @@ class LegOdometry:
         self._support = -1
         self._yaw = self.pose.theta
 
+    @property
+    def support(self) -> tuple[bool, Pose2D] | None:
+        """The foot the odometry stands on now (True: left) and its pose on the ground; None
+        before the first measurement."""
+        if self._support < 0:
+            return None
+        return self._support == 0, self._foot_world
+
     def measure(self, position, roll: float, pitch: float, fsr, gyro, dt: float) -> None:
         """One cycle of ``dt`` s: measured joint angles (LoLA order), torso roll and pitch
         (rad), FSRs (kg) and the gyroscope (rad/s, torso frame)."""

@@ -32,11 +32,13 @@ Decisions, and why:
 from __future__ import annotations
 
 import math
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from director import Context, Director, RunReason
+from skills.walk.approach import MoveLimits, inside, plan_velocity
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
 from skills.walk.request import ZERO, Velocity
@@ -53,17 +55,6 @@ MAX_TARGETS = 100
 TOLERANCE_XY = (0.01, 1.0)  # m
 TOLERANCE_THETA = (0.02, math.pi)  # rad
 
-APPROACH_ACCEL = 0.1  # m/s²: braking of the approach
-TURN_ACCEL = 1.5  # rad/s²
-POSITION_GAIN = 1.5  # 1/s: speed per metre left, near the goal
-TURN_GAIN = 1.2  # 1/s
-TURN_SYNC = 2.0  # turn to theta per share of the approach left (heading error ∝ d²)
-MIN_SPEED = 0.03  # m/s
-MIN_TURN = 0.15  # rad/s
-NEAR = 0.5  # m: within it, straight at the point
-FACE_BLEND = 0.3  # m beyond NEAR over which facing the goal comes in
-FACE_BAND = 1.0  # s: facing comes in as the time it saves grows from 0 to this
-FACE_TOLERANCE = 0.1  # rad: facing the goal this well, the robot walks forwards
 ARRIVE = 0.5  # the last target is aimed at within this share of the tolerances
 
 
@@ -139,110 +130,6 @@ class WalkPath:
 
 
 @attrs.frozen
-class MoveLimits:
-    """The speeds a move plans within (m/s, rad/s): the gait's limits times a share."""
-
-    forward: float
-    backward: float
-    left: float
-    turn: float
-    turn_when_fast: float = 1.0
-
-    @classmethod
-    def from_gait(cls, gait: GaitParameters, speed: float = 1.0) -> MoveLimits:
-        """The gait's limits, each times ``speed`` in (0, 1]."""
-        g = gait
-        top = (g.max_forward, g.max_backward, g.max_left, g.max_turn)
-        return cls(*(limit * speed for limit in top), g.turn_when_fast)
-
-
-def plan_velocity(
-    error: Pose2D, limits: MoveLimits, tolerance_xy: float = 0.05, tolerance_theta: float = 0.09
-) -> Velocity:
-    """The walk velocity towards ``error`` (the goal in the robot frame): zero inside both
-    tolerances, always finite and inside ``limits`` (and their ellipsoid, as the walk's)."""
-    ex, ey, eth = error.x, error.y, error.theta
-    if not math.isfinite(ex + ey + eth):
-        return ZERO
-    eth = _wrap(eth)
-    d = math.hypot(ex, ey)
-    if d <= tolerance_xy:
-        return _clamp(0.0, 0.0, _turn_law(eth, limits.turn, tolerance_theta, TURN_GAIN), limits)
-    ux, uy = ex / d, ey / d
-    v = min(_reach(ux, uy, limits), math.sqrt(2.0 * APPROACH_ACCEL * d), POSITION_GAIN * d)
-    v = max(min(MIN_SPEED, _reach(ux, uy, limits)), v)
-    # The heading to turn to: the goal's theta, or (far) the goal's bearing. ``detour`` is the
-    # bearing seen from the goal's heading: it does not change along a straight approach.
-    bearing = math.atan2(ey, ex)
-    detour = _wrap(bearing - eth)
-    w = _face_weight(d, detour, limits)
-    heading = eth + w * detour
-    other = heading - math.copysign(2.0 * math.pi * w, detour)
-    if abs(other) < abs(heading):
-        heading = other  # goal behind: keep turning the way the robot already turns
-    # Facing, turn briskly; otherwise spread the turn over the approach (heading error ∝ d²),
-    # so that the robot crabs slowly sideways only at the end.
-    gain = w * TURN_GAIN + (1.0 - w) * min(TURN_GAIN, TURN_SYNC * v / d)
-    # Facing needs a tolerance of its own: a loose one for theta would leave the goal aside.
-    tolerance = tolerance_theta + w * (min(tolerance_theta, FACE_TOLERANCE) - tolerance_theta)
-    turn = _turn_law(heading, limits.turn, tolerance, gain)
-    v *= 1.0 - w * (1.0 - max(0.0, ux))  # ux = cos(bearing): facing, wait while it is aside
-    return _clamp(v * ux, v * uy, turn, limits)
-
-
-def _reach(ux: float, uy: float, limits: MoveLimits) -> float:
-    """The fastest speed (m/s) along the unit direction (ux, uy) on the limits' ellipse."""
-    return 1.0 / math.hypot(ux / (limits.forward if ux >= 0 else limits.backward), uy / limits.left)
-
-
-def _turn_law(angle: float, top: float, tolerance: float, gain: float) -> float:
-    a = abs(angle)
-    if a <= tolerance:
-        return 0.0
-    rate = max(min(MIN_TURN, top), min(top, math.sqrt(2.0 * TURN_ACCEL * a), gain * a))
-    return math.copysign(rate, angle)
-
-
-def _inside(e: Pose2D, tolerance_xy: float, tolerance_theta: float) -> bool:
-    return math.hypot(e.x, e.y) <= tolerance_xy and abs(_wrap(e.theta)) <= tolerance_theta
-
-
-def _wrap(angle: float) -> float:
-    return math.atan2(math.sin(angle), math.cos(angle))
-
-
-def _smooth(s: float) -> float:
-    s = min(1.0, max(0.0, s))
-    return s * s * (3.0 - 2.0 * s)
-
-
-def _face_weight(d: float, detour: float, limits: MoveLimits) -> float:
-    """How much to face the goal (0: straight at it, turning to theta; 1: face it): by the
-    time facing saves (walking forwards instead of along ``detour``, less turning there and
-    back), only beyond ``NEAR``. Independent of the robot's heading, so it cannot flip-flop."""
-    if d <= NEAR:
-        return 0.0
-    saved = d * (1.0 / _reach(math.cos(detour), math.sin(detour), limits) - 1.0 / limits.forward)
-    saved -= 2.0 * abs(detour) / limits.turn
-    return _smooth((d - NEAR) / FACE_BLEND) * _smooth(saved / FACE_BAND)
-
-
-def _clamp(forward: float, left: float, turn: float, limits: MoveLimits) -> Velocity:
-    """Onto the limits' ellipsoid and the turn left at speed, as the walk clamps."""
-    fmax = limits.forward if forward >= 0.0 else limits.backward
-    norm = math.sqrt((forward / fmax) ** 2 + (left / limits.left) ** 2 + (turn / limits.turn) ** 2)
-    if norm > 1.0:
-        forward, left, turn = forward / norm, left / norm, turn / norm
-    share = 1.0 - (1.0 - limits.turn_when_fast) * min(1.0, max(0.0, forward) / limits.forward)
-    top = limits.turn * share
-    return Velocity(
-        max(-limits.backward, min(limits.forward, forward)),
-        max(-limits.left, min(limits.left, left)),
-        max(-top, min(top, turn)),
-    )
-
-
-@attrs.frozen
 class MoveStatus:
     """The move (WalkTo, WalkPath) under way, or the last one.
 
@@ -261,6 +148,8 @@ class MoveStatus:
     targets: int = 0
     result: str | None = None
     number: int = 0
+    #: The last moves that ended: (number, result), oldest first.
+    ended: tuple[tuple[int, str], ...] = ()
 
 
 class MoveProgress:
@@ -274,10 +163,20 @@ class MoveProgress:
         self.result: str | None = None
         self.sent: Velocity | None = None  # the Walk last emitted
         self.number = 0  # moves begun since start: tells a client's move from the last one
+        self.ended: deque[tuple[int, str]] = deque(maxlen=8)
+        self.kills = 0  # the walk's kills seen when the move began
         self._limits = MoveLimits.from_gait(engine.gait)
+
+    def end(self, result: str) -> None:
+        """The move is over: reached, replaced, stopped, killed or refused."""
+        self.active, self.result = False, result
+        self.ended.append((self.number, result))
 
     def begin(self, task: WalkTo | WalkPath, pose: Pose2D) -> None:
         """A new move from ``pose`` (odometry)."""
+        if self.active:
+            self.end("replaced")
+        self.kills = self._engine.kills
         goals, goal = [], pose
         for x, y, theta in task.targets:
             goal = goal.compose(Pose2D(x, y, theta))
@@ -296,7 +195,7 @@ class MoveProgress:
         while True:
             error = pose.inverse().compose(self.goals[self.reached])
             last = self.reached == len(self.goals) - 1
-            if last or not _inside(error, tol_xy, tol_theta):
+            if last or not inside(error, tol_xy, tol_theta):
                 break
             self.reached += 1  # a target on the way: on to the next without stopping
         # Hysteresis: the last target is aimed at within a share of the tolerances, and the
@@ -304,13 +203,14 @@ class MoveProgress:
         share = ARRIVE if last else 1.0
         aim_xy = max(share * tol_xy, TOLERANCE_XY[0])
         aim_theta = max(share * tol_theta, TOLERANCE_THETA[0])
-        if last and _inside(error, aim_xy, aim_theta):
+        if last and inside(error, aim_xy, aim_theta):
             self.settling = True
         if self.settling:
             if not standing:
                 return ZERO
-            if _inside(error, tol_xy, tol_theta):
-                self.reached, self.active, self.result = len(self.goals), False, "reached"
+            if inside(error, tol_xy, tol_theta):
+                self.reached = len(self.goals)
+                self.end("reached")
                 return None
             self.settling = False  # the stopping steps carried it out: walk on
         return plan_velocity(error, self._limits, aim_xy, aim_theta)
@@ -318,7 +218,7 @@ class MoveProgress:
     def stopped(self, task: Any) -> None:
         """The task stopped running: its move has ended."""
         if self.active and task == self.task:
-            self.active, self.result = False, "stopped"
+            self.end("stopped")
 
     def status(self) -> MoveStatus:
         """A snapshot, distances from the odometry pose now."""
@@ -329,7 +229,16 @@ class MoveProgress:
         left, turn = math.hypot(e.x, e.y), abs(e.theta)
         n = len(self.goals)
         return MoveStatus(
-            self.task, self.active, goal, left, turn, self.reached, n, self.result, self.number
+            self.task,
+            self.active,
+            goal,
+            left,
+            turn,
+            self.reached,
+            n,
+            self.result,
+            self.number,
+            tuple(self.ended),
         )
 
 
@@ -348,6 +257,14 @@ def register_walk_to(director: Director, engine: WalkEngine) -> MoveProgress:
         task = ctx.task
         if not move.active or task != move.task:
             move.begin(task, engine.odometry.pose)
+            if engine.generator.halted is not None:
+                move.end("refused")  # lifted, or tilted: the walk does not step now
+                ctx.done()
+                return
+        if engine.kills != move.kills:
+            move.end("killed")  # killMove: the move is over, as NAOqi's
+            ctx.done()
+            return
         move.task = task  # an equal task re-emitted: the newest value stops the move
         velocity = move.step(engine.odometry.pose, engine.standing())
         if velocity is None:
@@ -368,4 +285,4 @@ def register_walk_to(director: Director, engine: WalkEngine) -> MoveProgress:
     return move
 
 
-__all__ = ["MoveLimits", "MoveProgress", "MoveStatus", "WalkPath", "WalkTo", "plan_velocity"]
+__all__ = ["MoveProgress", "MoveStatus", "WalkPath", "WalkTo", "register_walk_to"]

@@ -254,3 +254,34 @@ async def test_footstep_verbs(tmp_path):
         with pytest.raises(Exception, match="twice in a row"):
             await robot.set_foot_steps(["LLeg", "LLeg"], [[0, 0.1, 0], [0, 0.1, 0]], [0.4, 0.8])
         assert not sim.body.truth().fallen
+
+
+async def test_a_move_ends_reached_replaced_or_killed(tmp_path):
+    path = str(tmp_path / "api.sock")
+    async with simulated_daemon(start="StandInit", api_path=path) as sim, connect(path) as robot:
+        assert await robot.go_to_posture("StandInit")
+
+        async def results() -> dict[int, str]:
+            return dict((await robot.get_state())["move"]["ended"])
+
+        first = (await robot.get_state())["move"]["number"] + 1
+        await robot.move_to(2.0, 0.0, 0.0, wait=False)
+        await robot.wait_robot_time(1.0)
+        assert await robot.move_to(0.3, 0.0, 0.0)  # a new target replaces the one under way
+        assert (await results())[first] == "replaced"
+        # killMove stops stepping where the feet are (NAOqi: "the robot could easily fall"):
+        # at a third of the gait's speed it stands.
+        await robot.emit("WalkTo", x=2.0, y=0.0, speed=0.3)
+        await robot.wait_robot_time(1.5)
+        await robot.kill_move()
+        await robot.wait_robot_time(1.0)
+        assert (await results())[first + 2] == "killed" and not sim.body.truth().fallen
+        assert await robot.move_to(0.5, 0.0, 0.0)  # a move after a kill walks again
+        assert (await results())[first + 3] == "reached"
+        # Picked up, the safety layer holds the legs: a move waits for them, and the wait
+        # can be bounded.
+        sim.body.lift(0.1)
+        await robot.wait_robot_time(1.0)
+        with pytest.raises(trio.TooSlowError):
+            await robot.move_to(1.0, 0.0, 0.0, timeout=2.0)
+        sim.body.lift(None)

@@ -17,9 +17,9 @@ from motiond.runtime import Runtime
 from motiond.simulated import simulated_daemon
 from skills.script_files import shipped_script
 from skills.walk import MoveStatus, Phase, Pose2D, Walk, WalkPath, WalkTo, load_gait
+from skills.walk.approach import MIN_SPEED, MIN_TURN, MoveLimits, plan_velocity
 from skills.walk.odometry import along
 from skills.walk.request import ZERO, clamp_request
-from skills.walk.walk_to import MIN_SPEED, MIN_TURN, MoveLimits, plan_velocity
 
 GAIT = load_gait()
 LIMITS = MoveLimits.from_gait(GAIT)

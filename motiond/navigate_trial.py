@@ -1,0 +1,143 @@
+"""Navigation trials in physics (naosim and the daemon's cycle in lockstep, as
+``motiond.walk_trial``): walking to a pose, and walking a list of footsteps, judged by the
+simulator's ground truth.
+
+- :func:`move_to_trial`: stand, then ``WalkTo(x, y, theta)``; the truth pose reached in the
+  start pose's frame against the target, the time taken, and how well the walk's next
+  position (NAOqi's getNextRobotPosition: the pose once the step under way has ended)
+  predicted the odometry pose at the end of each step.
+- :func:`footsteps_trial`: stand, then ``Footsteps(steps)``; every step's truth landing (the
+  stepping foot in the other foot's frame, once loaded) against the planned, clipped one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from motiond.api.state import next_position
+from motiond.walk_trial import PRIORITY, Perturbation, WalkTrial
+from skills.walk import Footstep, Footsteps, Walk, WalkTo
+from skills.walk.odometry import Pose2D
+
+#: Seconds of standing before a trial's move starts.
+SETTLE = 1.0
+
+
+@attrs.frozen
+class MoveResult:
+    """A walk to a pose: the truth errors (m, deg), the time (s), the straight-line distance
+    (m), the next-position errors (m, one per sampled step), and whether it fell or gave up."""
+
+    target: tuple[float, float, float]
+    error_m: float
+    error_deg: float
+    seconds: float
+    distance: float
+    next_errors: tuple[float, ...]
+    fell: bool
+    reached: bool
+
+
+@attrs.frozen
+class FootstepsResult:
+    """A list of footsteps: each step's truth landing error (m, deg), and whether it fell."""
+
+    errors_m: tuple[float, ...]
+    errors_deg: tuple[float, ...]
+    fell: bool
+
+
+def _relative(start: tuple[float, float, float], end: tuple[float, float, float]) -> Pose2D:
+    return Pose2D(*start).inverse().compose(Pose2D(*end))
+
+
+def move_to_trial(
+    target: tuple[float, float, float],
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    timeout: float = 40.0,
+) -> MoveResult:
+    """Walk to ``target`` (relative to the robot) and judge the result (module docstring)."""
+    trial = WalkTrial(seed=seed, perturbation=perturbation)
+    trial.run(SETTLE)
+    runtime, walk = trial.runtime, trial.runtime.walk
+    behaviour = runtime.emitter("trial")
+    behaviour.emit_none(Walk)
+    behaviour.emit(WalkTo(*target), priority=PRIORITY)
+    start, t0 = trial.pose(), trial.t
+    next_errors: list[float] = []
+    predicted: tuple[int, Pose2D] | None = None
+    sample_at = t0 + 0.5
+    while trial.t - t0 < timeout and not trial.fell:
+        trial.step()
+        move = walk.move_status()
+        if move.result is not None and trial.t - t0 > 0.1:
+            break
+        steps = walk.generator.step_count
+        if predicted is not None and steps != predicted[0]:
+            # The step that was under way has ended: where did the odometry say it got to?
+            p, o = predicted[1], walk.odometry.pose
+            next_errors.append(math.hypot(o.x - p.x, o.y - p.y))
+            predicted = None
+        if predicted is None and trial.t >= sample_at and walk.generator.step_remaining > 0.05:
+            predicted = (steps, next_position(runtime))
+            sample_at = trial.t + 0.7
+    seconds = trial.t - t0
+    got = _relative(start, trial.pose())
+    want = Pose2D(*target)
+    turn = math.atan2(math.sin(got.theta - want.theta), math.cos(got.theta - want.theta))
+    return MoveResult(
+        target,
+        math.hypot(got.x - want.x, got.y - want.y),
+        math.degrees(abs(turn)),
+        seconds,
+        math.hypot(target[0], target[1]),
+        tuple(next_errors),
+        trial.fell,
+        walk.move_status().result == "reached",
+    )
+
+
+def _landed(truth, left: bool) -> Pose2D:
+    feet = {
+        True: Pose2D(*truth.left_sole_position[:2], truth.left_sole_rpy[2]),
+        False: Pose2D(*truth.right_sole_position[:2], truth.right_sole_rpy[2]),
+    }
+    return feet[not left].inverse().compose(feet[left])
+
+
+def footsteps_trial(
+    steps: Sequence[Footstep],
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    timeout: float = 30.0,
+) -> FootstepsResult:
+    """Walk ``steps`` and judge every landing (module docstring)."""
+    trial = WalkTrial(seed=seed, perturbation=perturbation)
+    trial.run(SETTLE)
+    walk = trial.runtime.walk
+    behaviour = trial.runtime.emitter("trial")
+    behaviour.emit_none(Walk)
+    behaviour.emit(Footsteps(steps), priority=PRIORITY)
+    gen = walk.generator
+    errors_m: list[float] = []
+    errors_deg: list[float] = []
+    seen, t0 = 0, trial.t
+    while trial.t - t0 < timeout and not trial.fell:
+        trial.step()
+        if len(gen.footsteps_done) > seen:
+            seen = len(gen.footsteps_done)
+            step = gen.footsteps_done[-1]
+            trial.run(0.05)  # landed and loaded
+            got, want = _landed(trial.truth, step.left), step.move
+            errors_m.append(math.hypot(got.x - want.x, got.y - want.y))
+            errors_deg.append(math.degrees(abs(got.theta - want.theta)))
+        if seen >= len(steps) and walk.standing():
+            break
+    return FootstepsResult(tuple(errors_m), tuple(errors_deg), trial.fell)
+
+
+__all__ = ["FootstepsResult", "MoveResult", "footsteps_trial", "move_to_trial"]
