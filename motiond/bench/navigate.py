@@ -40,7 +40,8 @@ TARGETS = (
 QUICK_TARGETS = TARGETS[:3]
 
 
-def _sequences():
+def footstep_sequences() -> dict[str, list]:
+    """The footstep sequences the benchmark walks: mixed, turning, dance."""
     from skills.walk import Footstep
 
     mixed = [
@@ -102,7 +103,7 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
                     + (" FELL" if result.fell else "" if result.reached else " NOT reached"),
                     flush=True,
                 )
-            for name, steps in _sequences().items():
+            for name, steps in footstep_sequences().items():
                 result = footsteps_trial(steps, seed, body)
                 feet.append(result)
                 worst = max(result.errors_m, default=math.nan)
@@ -146,7 +147,8 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
             "falls": Goal(0.0),
         },
         notes=(
-            f"{len(targets)} targets and {len(_sequences())} footstep sequences, {seeds} seeds,"
+            f"{len(targets)} targets and {len(footstep_sequences())} footstep sequences,"
+            f" {seeds} seeds,"
             f" {len(bodies)} bodies ({perturb} perturbed); time ratio against the gait's"
             f" {top_speed} m/s forward",
         ),

@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 
 import attrs
-import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from walk_helpers import Sense
 
 from skills.walk import Footstep, Footsteps, WalkGenerator, load_gait
 from skills.walk.footstep_clip import (
@@ -145,14 +145,6 @@ def test_naoqi_leg_names_are_accepted():
 # ---------------------------------------------------------------------- the generator
 
 
-class _Sense:
-    def __init__(self) -> None:
-        self.gyro = np.zeros(3)
-        self.fsr = np.full(8, 0.6)
-        self.tilt = self.roll = self.pitch = 0.0
-        self.left_contact = self.right_contact = True
-
-
 def _relative(gen: WalkGenerator, left: bool) -> Pose2D:
     """The planned end of the step: the swing foot in the support foot's frame."""
     stance = gen._hip_y + gen.gait.foot_spread
@@ -172,7 +164,7 @@ def test_the_generator_places_each_planned_step_then_closes_the_feet():
         PlannedStep(True, Pose2D(-0.02, 0.10, 0.0), 0.25),
     ]
     gen.set_footsteps(steps, clear=True)
-    sense = _Sense()
+    sense = Sense()
     planned_ends = []
     for _ in range(600):
         gen.update(0.012, sense)
@@ -196,6 +188,6 @@ def test_a_kill_drops_the_planned_steps():
     gen.set_footsteps([PlannedStep(i % 2 == 0, Pose2D(0.02, 0.1, 0.0), 0.25) for i in range(6)],
                       clear=True)  # fmt: skip
     for _ in range(40):
-        gen.update(0.012, _Sense())
+        gen.update(0.012, Sense())
     gen.kill()
     assert not gen.footsteps and gen.footstep is None

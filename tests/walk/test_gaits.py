@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from walk_helpers import Sense
 
 from skills.walk import GaitError, WalkGenerator, load_gait
 from skills.walk.gaits import (
@@ -84,14 +85,6 @@ def test_a_blend_lies_between_its_gaits(share):
     assert blend(DEFAULT, other, 0.0) == DEFAULT and blend(DEFAULT, other, 1.0) == other
 
 
-class _Sense:
-    def __init__(self) -> None:
-        self.gyro = np.zeros(3)
-        self.fsr = np.full(8, 0.6)
-        self.tilt = self.roll = self.pitch = 0.0
-        self.left_contact = self.right_contact = True
-
-
 def _largest_sole_jump(switch) -> float:
     """Walk at 0.2 m/s, switch to a lower, more leaning gait; the largest change of a sole
     target (m) from one cycle to the next around the switch."""
@@ -99,7 +92,7 @@ def _largest_sole_jump(switch) -> float:
     from skills.walk import clamp_request
 
     gen.set_request(clamp_request(DEFAULT, 0.2, 0.0, 0.0))
-    sense, last, jump = _Sense(), None, 0.0
+    sense, last, jump = Sense(), None, 0.0
     lower = attrs.evolve(DEFAULT, hip_height=DEFAULT.hip_height - 0.02, torso_lean=0.1)
     for cycle in range(200):
         if cycle == 120:
