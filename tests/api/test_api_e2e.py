@@ -116,9 +116,10 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         assert await robot.move_is_active()
         nxt = await robot.get_next_robot_position()
         now = await robot.get_robot_position()
-        # The step under way carries it forward by at most a step (a few mm of measured lag
-        # either way when the step has just begun).
-        assert -0.01 < nxt[0] - now[0] < 0.1
+        # The step under way carries it forward by at most a step. The plan puts the body
+        # over the support foot where the servos have not yet brought it, so just after a
+        # step begins the prediction can lie up to ~2 cm behind the measured pose.
+        assert -0.03 < nxt[0] - now[0] < 0.1
         await robot.wait_robot_time(2.0)
         await robot.stop_move()
         await robot.wait_until_move_is_finished(timeout=60)
