@@ -7,7 +7,8 @@ simulator's ground truth.
   position (NAOqi's getNextRobotPosition: the pose once the step under way has ended)
   predicted the odometry pose at the end of each step.
 - :func:`footsteps_trial`: stand, then ``Footsteps(steps)``; every step's truth landing (the
-  stepping foot in the other foot's frame, once loaded) against the planned, clipped one.
+  stepping foot at rest, in the frame of the other foot at rest) against the planned,
+  clipped one.
 """
 
 from __future__ import annotations
@@ -101,12 +102,10 @@ def move_to_trial(
     )
 
 
-def _landed(truth, left: bool) -> Pose2D:
-    feet = {
-        True: Pose2D(*truth.left_sole_position[:2], truth.left_sole_rpy[2]),
-        False: Pose2D(*truth.right_sole_position[:2], truth.right_sole_rpy[2]),
-    }
-    return feet[not left].inverse().compose(feet[left])
+def _foot(truth, left: bool) -> Pose2D:
+    if left:
+        return Pose2D(*truth.left_sole_position[:2], truth.left_sole_rpy[2])
+    return Pose2D(*truth.right_sole_position[:2], truth.right_sole_rpy[2])
 
 
 def footsteps_trial(
@@ -115,7 +114,12 @@ def footsteps_trial(
     perturbation: Perturbation | None = None,
     timeout: float = 30.0,
 ) -> FootstepsResult:
-    """Walk ``steps`` and judge every landing (module docstring)."""
+    """Walk ``steps`` and judge every landing (module docstring).
+
+    Each foot is judged where it rests, not while it moves: a step's landing is the stepping
+    foot's truth pose halfway through the next step (it supports the robot then), in the
+    frame of the other foot's pose halfway through this step (it supported the robot then).
+    """
     trial = WalkTrial(seed=seed, perturbation=perturbation)
     trial.run(SETTLE)
     walk = trial.runtime.walk
@@ -123,20 +127,37 @@ def footsteps_trial(
     behaviour.emit_none(Walk)
     behaviour.emit(Footsteps(steps), priority=PRIORITY)
     gen = walk.generator
-    errors_m: list[float] = []
-    errors_deg: list[float] = []
-    seen, t0 = 0, trial.t
+    # Per step made: (planned step, the support foot's pose at mid-step, the time it ended).
+    made: list[tuple] = []
+    current, started, t0 = None, 0.0, trial.t
+    mid_support: Pose2D | None = None
+    resting: list[Pose2D | None] = []  # the stepping foot at rest, per step made
     while trial.t - t0 < timeout and not trial.fell:
         trial.step()
-        if len(gen.footsteps_done) > seen:
-            seen = len(gen.footsteps_done)
-            step = gen.footsteps_done[-1]
-            trial.run(0.05)  # landed and loaded
-            got, want = _landed(trial.truth, step.left), step.move
-            errors_m.append(math.hypot(got.x - want.x, got.y - want.y))
-            errors_deg.append(math.degrees(abs(got.theta - want.theta)))
-        if seen >= len(steps) and walk.standing():
+        step = gen.footstep
+        if step is not current:
+            if current is not None:
+                made.append((current, mid_support))
+                resting.append(None)
+            current, started, mid_support = step, trial.t, None
+        halfway = current is not None and trial.t - started >= 0.5 * current.period
+        if halfway and mid_support is None:
+            mid_support = _foot(trial.truth, not current.left)
+            if made and resting[-1] is None:  # the last step's foot now supports
+                resting[-1] = _foot(trial.truth, made[-1][0].left)
+        if len(made) >= len(steps) and walk.standing():
             break
+    if made and resting[-1] is None:  # the last step: its foot rests once the robot stands
+        resting[-1] = _foot(trial.truth, made[-1][0].left)
+    errors_m: list[float] = []
+    errors_deg: list[float] = []
+    for (step, reference), rest in zip(made, resting, strict=True):
+        if reference is None or rest is None:
+            continue
+        got, want = reference.inverse().compose(rest), step.move
+        errors_m.append(math.hypot(got.x - want.x, got.y - want.y))
+        turn = math.atan2(math.sin(got.theta - want.theta), math.cos(got.theta - want.theta))
+        errors_deg.append(math.degrees(abs(turn)))
     return FootstepsResult(tuple(errors_m), tuple(errors_deg), trial.fell)
 
 

@@ -10,7 +10,8 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   speed): 1 would be walking the straight line at full forward speed with no turn, start or
   stop;
 - ``footstep_error_m`` / ``footstep_error_deg``: the worst landing error of a footstep (the
-  stepping foot in the other foot's frame, against the clipped plan), over mixed sequences;
+  stepping foot at rest in the frame of the other foot at rest, against the clipped plan),
+  over mixed sequences;
 - ``next_position_error_m``: the worst error of the next position (NAOqi's
   getNextRobotPosition, sampled during the moves) against the odometry once that step ended;
 - ``falls``: over every trial.
