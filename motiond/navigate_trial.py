@@ -21,7 +21,7 @@ import attrs
 from motiond.api.state import next_position
 from motiond.walk_trial import PRIORITY, Perturbation, WalkTrial
 from skills.walk import Footstep, Footsteps, Walk, WalkTo
-from skills.walk.odometry import Pose2D
+from skills.walk.odometry import Pose2D, wrap_angle
 
 #: Seconds of standing before a trial's move starts.
 SETTLE = 1.0
@@ -89,7 +89,7 @@ def move_to_trial(
     seconds = trial.t - t0
     got = _relative(start, trial.pose())
     want = Pose2D(*target)
-    turn = math.atan2(math.sin(got.theta - want.theta), math.cos(got.theta - want.theta))
+    turn = wrap_angle(got.theta - want.theta)
     return MoveResult(
         target,
         math.hypot(got.x - want.x, got.y - want.y),
@@ -156,7 +156,7 @@ def footsteps_trial(
             continue
         got, want = reference.inverse().compose(rest), step.move
         errors_m.append(math.hypot(got.x - want.x, got.y - want.y))
-        turn = math.atan2(math.sin(got.theta - want.theta), math.cos(got.theta - want.theta))
+        turn = wrap_angle(got.theta - want.theta)
         errors_deg.append(math.degrees(abs(turn)))
     return FootstepsResult(tuple(errors_m), tuple(errors_deg), trial.fell)
 

@@ -67,7 +67,6 @@ class Session:
         self.name = f"api-{number}"
         self.state_every = 0  # cycles between states; 0: not subscribed
         self.tree = False
-        self.dropped_states = 0
         self.emitted: set[type] = set()
         self._replies: collections.deque[bytes] = collections.deque()
         self._states: collections.deque[bytes] = collections.deque()
@@ -114,7 +113,6 @@ class Session:
             raise SessionEnded("not reading")
         if len(self._states) >= STATE_BACKLOG:
             self._states.popleft()
-            self.dropped_states += 1
             self.server.counters.dropped_states += 1
         self._states.append(frame)
         self._wake.set()

@@ -6,12 +6,10 @@ Built once per published cycle and encoded once, whatever the number of subscrib
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from lola_io.joints import JOINT_NAMES
 from motiond.api.protocol import plain
 from skills.walk import Pose2D
 
@@ -125,12 +123,3 @@ def tree_message(view: TreeView) -> dict:
     data["op"] = "tree"
     data["text"] = str(view)
     return data
-
-
-#: The joint names, in the order of every per-joint list in a state message.
-JOINT_ORDER = list(JOINT_NAMES)
-
-
-def monotonic() -> float:
-    """The stamp clock (CLOCK_MONOTONIC); state ages only, never logic."""
-    return time.monotonic()

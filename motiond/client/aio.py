@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from typing import Any
 
 import attrs
@@ -354,12 +354,3 @@ async def _read_hello(stream: trio.SocketStream) -> tuple[dict[str, Any], FrameB
     if message["op"] != "hello":
         raise ApiError(f"expected hello from motiond, got {message['op']!r}", "protocol")
     return message, frames
-
-
-def as_mapping(value: Any) -> Mapping[str, Any]:
-    """``value`` if it is a mapping, else an error naming it (NAOqi configs are lists)."""
-    if isinstance(value, Mapping):
-        return value
-    if isinstance(value, list | tuple):
-        return dict(value)
-    raise TypeError(f"expected a mapping or a list of [key, value] pairs, got {value!r}")

@@ -24,6 +24,10 @@ import math
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from skills.walk.odometry import Pose2D
 
 #: The square: each corner relative to the one before (m, m, rad).
 SQUARE = ((0.6, 0.0, math.pi / 2),) * 4
@@ -52,27 +56,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _compose(pose: tuple[float, float, float], step: tuple[float, float, float]):
-    x, y, theta = pose
-    c, s = math.cos(theta), math.sin(theta)
-    return (x + c * step[0] - s * step[1], y + s * step[0] + c * step[1], theta + step[2])
-
-
-def _wrap(angle: float) -> float:
-    return math.atan2(math.sin(angle), math.cos(angle))
-
-
 class _Run:
     """What the demo saw: progress lines as they happen, then the table's rows."""
 
     def __init__(self, sim) -> None:
         self.sim = sim
         self.rows: list[tuple[str, str, str, str]] = []
-        self.planned: list[tuple[float, float, float]] = []
+        self.planned: list[Pose2D] = []
 
-    def truth(self) -> tuple[float, float, float]:
+    def truth(self) -> Pose2D:
+        from skills.walk.odometry import Pose2D
+
         t = self.sim.body.truth()
-        return (float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
+        return Pose2D(float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
 
     def say(self, text: str) -> None:
         t = self.sim.body.truth()
@@ -82,6 +78,7 @@ class _Run:
 
 async def _course(run: _Run, api_path: str) -> None:
     from motiond.client import connect
+    from skills.walk.odometry import Pose2D, wrap_angle
 
     sim = run.sim
     async with connect(api_path, name="demo", priority=PRIORITY) as robot:
@@ -106,26 +103,26 @@ async def _course(run: _Run, api_path: str) -> None:
         end, t1 = run.truth(), sim.runtime.now
         await robot.stop_move()
         await robot.wait_until_move_is_finished(timeout=60)
-        walked = math.hypot(end[0] - start[0], end[1] - start[1])
+        walked = math.hypot(end.x - start.x, end.y - start.y)
         run.say(f"walked {walked:.2f} m forward")
         average = f"{walked / (t1 - t0):.3f} m/s from standing"
         run.rows.append((f"walk {distance:g} m forward", f"{speed:.3f} m/s", average, ""))
         if cruise is not None:
-            (cx, cy, _), tc = cruise
-            steady = math.hypot(end[0] - cx, end[1] - cy) / (t1 - tc)
+            mid, tc = cruise
+            steady = math.hypot(end.x - mid.x, end.y - mid.y) / (t1 - tc)
             run.rows.append(("  its last 60 %", f"{speed:.3f} m/s", f"{steady:.3f} m/s", ""))
         corner = run.truth()
         run.planned.append(corner)
         for k, step in enumerate(SQUARE, 1):
             if sim.body.truth().fallen:
                 return
-            target = _compose(corner, step)
+            target = corner.compose(Pose2D(*step))
             run.planned.append(target)
             t0 = sim.runtime.now
             reached = await robot.move_to(*step)
             corner = run.truth()
-            error = math.hypot(corner[0] - target[0], corner[1] - target[1])
-            turn_error = math.degrees(abs(_wrap(corner[2] - target[2])))
+            error = math.hypot(corner.x - target.x, corner.y - target.y)
+            turn_error = math.degrees(abs(wrap_angle(corner.theta - target.theta)))
             run.say(f"square corner {k}: {'reached' if reached else 'NOT reached'}")
             run.rows.append(
                 (
@@ -234,8 +231,9 @@ def _plot(log: Path, planned: list, out: str) -> str:
     from motiond.plots import PlotError, plot_top_view, read_truth_log
 
     try:
+        waypoints = [(p.x, p.y, p.theta) for p in planned]
         path = plot_top_view(
-            read_truth_log(log), out, planned=planned, title="motiond demo (naosim truth)"
+            read_truth_log(log), out, planned=waypoints, title="motiond demo (naosim truth)"
         )
     except PlotError as error:
         return f"not drawn: {error}"

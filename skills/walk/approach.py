@@ -11,7 +11,7 @@ import math
 
 import attrs
 
-from skills.walk.odometry import Pose2D
+from skills.walk.odometry import Pose2D, wrap_angle
 from skills.walk.params import GaitParameters
 from skills.walk.request import ZERO, Velocity
 
@@ -54,7 +54,7 @@ def plan_velocity(
     ex, ey, eth = error.x, error.y, error.theta
     if not math.isfinite(ex + ey + eth):
         return ZERO
-    eth = _wrap(eth)
+    eth = wrap_angle(eth)
     d = math.hypot(ex, ey)
     if d <= tolerance_xy:
         return _clamp(0.0, 0.0, _turn_law(eth, limits.turn, tolerance_theta, TURN_GAIN), limits)
@@ -64,7 +64,7 @@ def plan_velocity(
     # The heading to turn to: the goal's theta, or (far) the goal's bearing. ``detour`` is the
     # bearing seen from the goal's heading: it does not change along a straight approach.
     bearing = math.atan2(ey, ex)
-    detour = _wrap(bearing - eth)
+    detour = wrap_angle(bearing - eth)
     w = _face_weight(d, detour, limits)
     heading = eth + w * detour
     other = heading - math.copysign(2.0 * math.pi * w, detour)
@@ -95,11 +95,7 @@ def _turn_law(angle: float, top: float, tolerance: float, gain: float) -> float:
 
 def inside(e: Pose2D, tolerance_xy: float, tolerance_theta: float) -> bool:
     """Whether the error ``e`` (the goal seen from the robot) is within both tolerances."""
-    return math.hypot(e.x, e.y) <= tolerance_xy and abs(_wrap(e.theta)) <= tolerance_theta
-
-
-def _wrap(angle: float) -> float:
-    return math.atan2(math.sin(angle), math.cos(angle))
+    return math.hypot(e.x, e.y) <= tolerance_xy and abs(wrap_angle(e.theta)) <= tolerance_theta
 
 
 def _smooth(s: float) -> float:

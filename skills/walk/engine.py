@@ -36,7 +36,7 @@ from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
-from skills.walk.gaits import shipped_gaits
+from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry, Pose2D
 from skills.walk.params import GaitParameters, load_gait
@@ -44,9 +44,6 @@ from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
 from skills.walk.walk_to import MoveProgress, MoveStatus, register_walk_to
-
-#: The slowest step frequency, as a share of the gait's (``frequency`` 0).
-MIN_FREQUENCY_SHARE = 2.0 / 3.0
 
 _NEW = (RunReason.NEW_TASK, RunReason.STARTED)
 # Cycles without a tick after which the walk starts again from the commanded legs: longer
@@ -123,7 +120,7 @@ class WalkEngine:
         if g is not self.generator.target_gait:
             self.generator.set_gait(g)
         self.generator.set_request(clamp_request(g, task.forward, task.left, task.turn))
-        self.generator.frequency = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * task.frequency
+        self.generator.frequency = frequency_share(task.frequency)
         if self._killed_request is not None and task != self._killed_request:
             self._killed_request = None
             self.generator.resume()
@@ -237,7 +234,7 @@ class WalkEngine:
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""
-        return self.gait.step_period / (MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * frequency)
+        return self.gait.step_period / frequency_share(frequency)
 
     def footstep_status(self) -> FootstepStatus:
         """The footsteps under way, planned and made (``skills.walk.footsteps``)."""
@@ -337,7 +334,7 @@ def register_walk(
     def walk_toward(ctx: Context) -> None:
         t: WalkToward = ctx.task
         g = t.gait if t.gait is not None else engine.base_gait
-        scale = MIN_FREQUENCY_SHARE + (1 - MIN_FREQUENCY_SHARE) * t.frequency
+        scale = frequency_share(t.frequency)
         forward = t.x * (g.max_forward if t.x >= 0 else g.max_backward) * scale
         ctx.emit(
             Walk(

@@ -43,8 +43,14 @@ NAOQI_RANGES: Mapping[str, tuple[float, float]] = {
 }
 #: NAOqi's separation of the feet (its FootSeparation), m.
 FOOT_SEPARATION = 0.1
-#: The slowest step frequency as a share of a gait's (``MaxStepFrequency`` 0).
-SLOWEST_SHARE = 2.0 / 3.0
+#: The slowest step frequency, as a share of a gait's (``Walk.frequency`` and
+#: ``MaxStepFrequency`` 0).
+MIN_FREQUENCY_SHARE = 2.0 / 3.0
+
+
+def frequency_share(frequency: float) -> float:
+    """The share of the gait's step frequency that ``frequency`` (0..1) asks for."""
+    return MIN_FREQUENCY_SHARE + (1.0 - MIN_FREQUENCY_SHARE) * frequency
 
 
 def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitParameters:
@@ -67,7 +73,7 @@ def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitPa
     changes: dict[str, float] = {}
     period = gait.step_period
     if "MaxStepFrequency" in values:
-        share = SLOWEST_SHARE + (1.0 - SLOWEST_SHARE) * values["MaxStepFrequency"]
+        share = frequency_share(values["MaxStepFrequency"])
         period = changes["step_period"] = gait.step_period / share
     if "MaxStepX" in values:
         changes["max_forward"] = values["MaxStepX"] / period
@@ -139,9 +145,11 @@ def shipped_gaits() -> Mapping[str, GaitParameters]:
 
 __all__ = [
     "FOOT_SEPARATION",
+    "MIN_FREQUENCY_SHARE",
     "NAOQI_RANGES",
     "apply_move_config",
     "blend",
+    "frequency_share",
     "move_config",
     "shipped_gaits",
 ]

@@ -24,7 +24,7 @@ class Pose2D:
         return Pose2D(
             self.x + c * other.x - s * other.y,
             self.y + s * other.x + c * other.y,
-            _wrap(self.theta + other.theta),
+            wrap_angle(self.theta + other.theta),
         )
 
     def inverse(self) -> Pose2D:
@@ -33,7 +33,8 @@ class Pose2D:
         return Pose2D(-c * self.x - s * self.y, s * self.x - c * self.y, -self.theta)
 
 
-def _wrap(angle: float) -> float:
+def wrap_angle(angle: float) -> float:
+    """``angle`` in (-pi, pi]."""
     return math.atan2(math.sin(angle), math.cos(angle))
 
 
@@ -41,7 +42,7 @@ def along(axis: int, start: tuple[float, float, float], end: tuple[float, float,
     """Displacement from pose ``start`` to ``end`` (x, y, theta) along ``axis`` of the start
     heading (0 forward, 1 left; m), or for axis 2 the heading change (rad, in (-pi, pi])."""
     if axis == 2:
-        return _wrap(end[2] - start[2])
+        return wrap_angle(end[2] - start[2])
     dx, dy = end[0] - start[0], end[1] - start[1]
     c, s = math.cos(start[2]), math.sin(start[2])
     return c * dx + s * dy if axis == 0 else -s * dx + c * dy
@@ -129,7 +130,7 @@ class LegOdometry:
                 self._old = None
         foot = feet[self._support]
         world = self._foot_world
-        self._foot_world = Pose2D(world.x, world.y, _wrap(self._yaw + foot.theta))
+        self._foot_world = Pose2D(world.x, world.y, wrap_angle(self._yaw + foot.theta))
         self.pose = self._foot_world.compose(foot.inverse())
 
     def _foot(self, sign: int, angles, roll: float, pitch: float) -> Pose2D:

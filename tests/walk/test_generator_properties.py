@@ -8,6 +8,7 @@ import math
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from walk_helpers import Sense
 
 from providers.model import load_nao_model
 from skills.walk import Phase, WalkGenerator, clamp_request, load_gait
@@ -16,16 +17,6 @@ from skills.walk.calibration import GAIN_MAX
 GAIT = load_gait()
 FOOT = load_nao_model().foot
 DT = 0.012
-
-
-class Sense:
-    """What the generator reads: gyro, FSRs, tilt, torso angles, contacts."""
-
-    def __init__(self) -> None:
-        self.gyro = np.zeros(3)
-        self.fsr = np.full(8, 0.6)
-        self.tilt = self.roll = self.pitch = 0.0
-        self.left_contact = self.right_contact = True
 
 
 def _outline(pose: np.ndarray, left: bool) -> np.ndarray:
