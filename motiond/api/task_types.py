@@ -23,14 +23,13 @@ from skills.script import Script
 from skills.script_files import parse_script, shipped_script
 from skills.walk import (
     Footsteps,
-    GaitParameters,
     KillWalk,
     Walk,
     WalkPath,
     WalkTo,
     WalkToward,
 )
-from skills.walk.gaits import apply_move_config, shipped_gaits
+from skills.walk.gaits import apply_foot_move_config, apply_move_config, shipped_gaits
 
 
 @attrs.frozen
@@ -96,7 +95,7 @@ def _attrs_type(cls: type, name: str | None = None, helps: Mapping[str, str] = {
             helps.get(a.name, ""),
         )
         for a in attrs.fields(cls)
-        if a.init and a.name != "gait"
+        if a.init and a.name not in ("gait", "left_gait", "right_gait")
     )
     doc = (cls.__doc__ or "").strip().splitlines()[0] if cls.__doc__ else ""
     if not any(a.name == "gait" for a in attrs.fields(cls)):
@@ -107,16 +106,20 @@ def _attrs_type(cls: type, name: str | None = None, helps: Mapping[str, str] = {
         Field("config", False, None, "NAOqi's move config: {MaxStepX: m, MaxStepY: m, ...}"),
     )
 
+    per_foot = any(a.name == "left_gait" for a in attrs.fields(cls))
+
     def build(f: Mapping[str, Any], walk: Any) -> Any:
         rest = {k: v for k, v in f.items() if k not in ("gait", "config")}
-        return cls(**rest, gait=_gait(f.get("gait"), f.get("config"), walk))
+        return cls(**rest, **_gaits(f.get("gait"), f.get("config"), walk, per_foot=per_foot))
 
     return TaskType(name or cls.__name__, cls, fields + gait_fields, build, doc)
 
 
-def _gait(name: Any, config: Any, walk: Any) -> GaitParameters | None:
+def _gaits(name: Any, config: Any, walk: Any, *, per_foot: bool) -> dict[str, Any]:
+    """The task's gait fields: ``gait``, and ``left_gait``/``right_gait`` for the tasks that
+    take NAOqi's per-foot keys (move and moveToward; moveTo takes one config for both feet)."""
     if name is None and not config:
-        return None
+        return {}
     gaits = walk.gaits if walk is not None else shipped_gaits()
     if name is None:
         base = walk.base_gait if walk is not None else gaits["default"]
@@ -124,7 +127,12 @@ def _gait(name: Any, config: Any, walk: Any) -> GaitParameters | None:
         base = gaits[name]
     else:
         raise ApiError(f"unknown gait {name!r} (gaits: {', '.join(gaits)})", "bad_field")
-    return apply_move_config(base, config) if config else base
+    if not config:
+        return {"gait": base}
+    if not per_foot:
+        return {"gait": apply_move_config(base, config)}
+    feet = apply_foot_move_config(base, config)
+    return {"gait": feet.gait, "left_gait": feet.left, "right_gait": feet.right}
 
 
 def _build_script(fields: Mapping[str, Any], walk: Any = None) -> Script:

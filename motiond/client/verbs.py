@@ -110,7 +110,9 @@ class NaoqiVerbs:
         ``walk.request``). ``config``: NAOqi's move config (MaxStepX, MaxStepY, MaxStepTheta,
         MaxStepFrequency, StepHeight, TorsoWx, TorsoWy; checked against NAOqi's ranges), on
         top of the named ``gait`` (motiond's addition: default, careful, precise); a change
-        of gait is blended in over two steps."""
+        of gait is blended in over two steps. Keys prefixed ``Left`` or ``Right``
+        (``LeftStepHeight``) shape that foot's steps only, as NAOqi's do; the torso's keys
+        cannot be given per foot."""
         await self._start_move("Walk")
         velocity = {"forward": _finite(x, "x"), "left": _finite(y, "y")}
         velocity["turn"] = _finite(theta, "theta")

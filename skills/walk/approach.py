@@ -13,7 +13,7 @@ import attrs
 
 from skills.walk.odometry import Pose2D, wrap_angle
 from skills.walk.params import GaitParameters
-from skills.walk.request import ZERO, Velocity
+from skills.walk.request import ZERO, Velocity, turn_share
 
 APPROACH_ACCEL = 0.1  # m/s²: braking of the approach
 TURN_ACCEL = 1.5  # rad/s²
@@ -120,8 +120,9 @@ def _clamp(forward: float, left: float, turn: float, limits: MoveLimits) -> Velo
     norm = math.sqrt((forward / fmax) ** 2 + (left / limits.left) ** 2 + (turn / limits.turn) ** 2)
     if norm > 1.0:
         forward, left, turn = forward / norm, left / norm, turn / norm
-    share = 1.0 - (1.0 - limits.turn_when_fast) * min(1.0, max(0.0, forward) / limits.forward)
-    top = limits.turn * share
+    top = limits.turn * turn_share(
+        limits.turn_when_fast, forward / limits.forward, left / limits.left
+    )
     return Velocity(
         max(-limits.backward, min(limits.forward, forward)),
         max(-limits.left, min(limits.left, left)),

@@ -121,6 +121,7 @@ class WalkEngine:
             self.generator.set_gait(g)
         self.generator.set_request(clamp_request(g, task.forward, task.left, task.turn))
         self.generator.frequency = frequency_share(task.frequency)
+        self.generator.foot_gaits = (task.left_gait, task.right_gait)
         if self._killed_request is not None and task != self._killed_request:
             self._killed_request = None
             self.generator.resume()
@@ -343,6 +344,8 @@ def register_walk(
                 t.theta * g.max_turn * scale,
                 frequency=t.frequency,
                 gait=t.gait,
+                left_gait=t.left_gait,
+                right_gait=t.right_gait,
             )
         )
 

@@ -15,6 +15,11 @@
   sideways step); ``MaxStepFrequency`` (0..1) shortens the period from the slowest
   (``period / (2/3)``) to the gait's own; ``StepHeight`` is ``foot_lift``; ``TorsoWy`` is
   ``torso_lean``. This walk never leans the torso sideways, so ``TorsoWx`` may only be 0.
+- **Per foot** (move and moveToward): a key prefixed ``Left`` or ``Right`` applies to the
+  steps that foot makes (:func:`apply_foot_move_config`): their period, lift and largest
+  step come from that foot's gait (``Walk.left_gait``, ``Walk.right_gait``), everything else
+  (the lean, the balance, the velocity limits) from the common one. The torso cannot lean
+  per foot here, so ``LeftTorsoWy`` is refused.
 - **Blending** (Northern Bites' MetaGait): :func:`blend` is every parameter interpolated;
   the generator blends from the gait it walks with to a new one over two steps.
 """
@@ -59,6 +64,8 @@ def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitPa
         raise GaitError(None, config, "a move config is a mapping of NAOqi key to value")
     values: dict[str, float] = {}
     for key, value in config.items():
+        if key not in NAOQI_RANGES and _foot_key(key) is not None:
+            raise GaitError(key, value, "a per-foot key: only move and moveToward take them")
         if key not in NAOQI_RANGES:
             known = ", ".join(NAOQI_RANGES)
             raise GaitError(key, value, f"not a move-config key this walk maps (keys: {known})")
@@ -99,6 +106,57 @@ def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitPa
         raise GaitError(
             naoqi, values.get(naoqi), f"gives {error.key} {error.value!r}: {error.problem}"
         ) from None
+
+
+#: NAOqi's per-foot prefixes: "LeftStepHeight" is StepHeight for the left foot's steps.
+FOOT_PREFIXES = ("Left", "Right")
+#: Keys that shape a foot's steps, so may be given per foot; the torso leans the same on both.
+FOOT_KEYS = ("MaxStepX", "MaxStepY", "MaxStepTheta", "MaxStepFrequency", "StepHeight")
+
+
+@attrs.frozen
+class FootGaits:
+    """A move config with per-foot keys applied: the gait, and the left and right foot's own
+    steps (None where the config names no key for that foot)."""
+
+    gait: GaitParameters
+    left: GaitParameters | None = None
+    right: GaitParameters | None = None
+
+
+def _foot_key(key: Any) -> tuple[str, str] | None:
+    """(prefix, key) of a per-foot key ("LeftStepHeight"), else None."""
+    for prefix in FOOT_PREFIXES:
+        if isinstance(key, str) and key.startswith(prefix):
+            return prefix, key[len(prefix) :]
+    return None
+
+
+def apply_foot_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> FootGaits:
+    """NAOqi's move config with keys for both feet and keys prefixed ``Left`` or ``Right``
+    for one foot (move and moveToward's form): the common keys make the gait, a foot's keys
+    make its steps' gait over it. Errors name the key as given."""
+    if not isinstance(config, Mapping):
+        raise GaitError(None, config, "a move config is a mapping of NAOqi key to value")
+    common: dict[str, Any] = {}
+    feet: dict[str, dict[str, Any]] = {prefix: {} for prefix in FOOT_PREFIXES}
+    for key, value in config.items():
+        foot = _foot_key(key)
+        if foot is None:
+            common[key] = value
+            continue
+        prefix, name = foot
+        if name not in FOOT_KEYS:
+            raise GaitError(key, value, f"per foot only {', '.join(FOOT_KEYS)} (the torso is one)")
+        feet[prefix][name] = value
+    base = apply_move_config(gait, common)
+    steps = []
+    for prefix, keys in feet.items():
+        try:
+            steps.append(apply_move_config(base, keys) if keys else None)
+        except GaitError as error:
+            raise GaitError(f"{prefix}{error.key}", error.value, error.problem) from None
+    return FootGaits(base, steps[0], steps[1])
 
 
 def move_config(gait: GaitParameters) -> dict[str, float]:
@@ -144,9 +202,13 @@ def shipped_gaits() -> Mapping[str, GaitParameters]:
 
 
 __all__ = [
+    "FOOT_KEYS",
+    "FOOT_PREFIXES",
     "FOOT_SEPARATION",
     "MIN_FREQUENCY_SHARE",
     "NAOQI_RANGES",
+    "FootGaits",
+    "apply_foot_move_config",
     "apply_move_config",
     "blend",
     "frequency_share",

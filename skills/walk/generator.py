@@ -109,6 +109,9 @@ class WalkGenerator:
         self.calibrate = _uncalibrated
         #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
         self.frequency = 1.0
+        #: The left and right foot's own steps (NAOqi's per-foot move config): the period,
+        #: lift and largest step of a foot's steps come from its gait; None: ``gait``'s.
+        self.foot_gaits: tuple[GaitParameters | None, GaitParameters | None] = (None, None)
         self._protection = Protection()
         self._t = 0.0
         self._period = gait.step_period
@@ -275,14 +278,21 @@ class WalkGenerator:
         self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
-        period = g.step_period + g.period_side_increase * abs(v.left) / g.max_left
-        period -= g.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
+        own = self.foot_gaits[0 if swing_left else 1]
+        steps = g if own is None else own  # the gait of this foot's steps
+        period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
+        period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
         period /= self.frequency
         self._period = period
         vf, vl, vt = self.calibrate(v.forward, v.left, v.turn)
         f = vf * period
         side = abs(vl) * 2.0 * period
         turn = abs(vt) * 2.0 * period
+        if own is not None:
+            # The foot's own largest step (NAOqi's MaxStepX, MaxStepY, MaxStepTheta for it).
+            f = min(own.max_forward * period, max(-own.max_backward * period, f))
+            side = min(side, 2.0 * own.max_left * period)
+            turn = min(turn, 2.0 * own.max_turn * period)
         lead_side = (vl > 0.0) == swing_left and vl != 0.0
         lead_turn = (vt > 0.0) == swing_left and vt != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
@@ -304,8 +314,8 @@ class WalkGenerator:
         self._end = (left_end, right_end)
         support = self.right if swing_left else self.left
         self._support_lift = support.z
-        lift = g.foot_lift + g.lift_forward_gain * abs(f) + g.lift_side_gain * side
-        self._lift = lift * (g.start_lift_share if first else 1.0)
+        lift = steps.foot_lift + steps.lift_forward_gain * abs(f) + steps.lift_side_gain * side
+        self._lift = lift * (steps.start_lift_share if first else 1.0)
         self._t = 0.0
 
     def _begin_footstep(self, step: PlannedStep) -> None:

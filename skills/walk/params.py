@@ -58,7 +58,12 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "forward_decel": (0.005, 0.5, "m/s", "largest forward speed decrease per step"),
     "left_accel": (0.005, 0.5, "m/s", "largest sideways speed change per step"),
     "turn_accel": (0.05, 4.0, "rad/s", "largest turning speed change per step"),
-    "turn_when_fast": (0.0, 1.0, "1", "share of the turn limit left at full forward speed"),
+    "turn_when_fast": (
+        0.0,
+        1.0,
+        "1",
+        "share of the turn limit left at full forward or sideways speed",
+    ),
     "gyro_filter": (0.0, 0.95, "1", "share of the old value kept by the gyro low-pass"),
     "gyro_pitch_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle pitch per pitch rate"),
     "gyro_pitch_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip pitch per pitch rate"),

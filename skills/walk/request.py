@@ -34,12 +34,18 @@ class Velocity:
 ZERO = Velocity()
 
 
-def turn_limit(gait: GaitParameters, forward: float) -> float:
-    """The turn limit at ``forward`` m/s: less turn when walking fast (the shared hip
-    yaw-pitch and the swing foot's reach cannot do both at once)."""
-    if forward <= 0.0:
-        return gait.max_turn
-    share = 1.0 - (1.0 - gait.turn_when_fast) * min(1.0, forward / gait.max_forward)
+def turn_share(when_fast: float, forward_share: float, left_share: float) -> float:
+    """The share of the turn limit left when walking forwards and sideways at these shares of
+    their limits: ``when_fast`` at either's full speed (the shared hip yaw-pitch and the swing
+    foot's reach cannot do both at once; a walk stepping 0.18 m/s sideways while turning
+    1.4 rad/s fell on 3 of 12 NAOs). Walking backwards leaves the whole limit."""
+    fastest = min(1.0, max(0.0, forward_share, abs(left_share)))
+    return 1.0 - (1.0 - when_fast) * fastest
+
+
+def turn_limit(gait: GaitParameters, forward: float, left: float = 0.0) -> float:
+    """The turn limit at ``forward`` and ``left`` m/s: less turn when walking fast."""
+    share = turn_share(gait.turn_when_fast, forward / gait.max_forward, left / gait.max_left)
     return gait.max_turn * share
 
 
@@ -51,7 +57,7 @@ def clamp_request(gait: GaitParameters, forward: float, left: float, turn: float
     )
     if norm > 1.0:
         forward, left, turn = forward / norm, left / norm, turn / norm
-    limit = turn_limit(gait, forward)
+    limit = turn_limit(gait, forward, left)
     turn = max(-limit, min(limit, turn))
     # Dividing may leave a component a hair past its limit; never let rounding exceed it.
     forward = max(-gait.max_backward, min(gait.max_forward, forward))

@@ -71,6 +71,10 @@ class Walk:
     #: The gait to walk with (a named gait, a NAOqi move config applied to one; see
     #: ``skills.walk.gaits``); None: the walk's own. A change is blended in over two steps.
     gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    #: The steps one foot makes, if they differ from ``gait``'s (NAOqi's per-foot move config,
+    #: "LeftStepHeight" and so on): their period, lift and largest step are this gait's.
+    left_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    right_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
 
 @attrs.frozen
@@ -82,6 +86,8 @@ class WalkToward:
     theta: float = attrs.field(default=0.0, converter=_share(-1.0, "theta"))
     frequency: float = attrs.field(default=1.0, converter=_share(0.0, "frequency"))
     gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    left_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    right_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
 
 
 @attrs.frozen

@@ -284,6 +284,17 @@ async def test_walks_name_a_gait_or_naoqis_move_config():
             await robot.move(0.1, 0.0, 0.0, gait="sprint")
         with pytest.raises(ApiError, match=r"MaxStepX = 0.5: must be within \[0.001, 0.08\]"):
             await robot.move(0.1, 0.0, 0.0, {"MaxStepX": 0.5})
+        # NAOqi's per-foot keys: move and moveToward take them, moveTo does not.
+        await robot.move_toward(0.5, 0.0, 0.0, {"LeftStepHeight": 0.03, "TorsoWy": 0.05})
+        await _cycles_pass(d.runtime, 2)
+        request = walk.request
+        assert request.left_gait.foot_lift == 0.03 and request.right_gait is None
+        assert request.gait.torso_lean == 0.05 and request.left_gait.torso_lean == 0.05
+        assert walk.generator.foot_gaits == (request.left_gait, None)
+        with pytest.raises(ApiError, match=r"RightTorsoWy = 0\.1: per foot only"):
+            await robot.move(0.1, 0.0, 0.0, {"RightTorsoWy": 0.1})
+        with pytest.raises(ApiError, match=r"LeftStepHeight = 0\.02: a per-foot key"):
+            await robot.move_to(0.5, 0.0, 0.0, {"LeftStepHeight": 0.02})
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] == pytest.approx(walk.base_gait.max_forward * period)
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] == 0.08

@@ -12,6 +12,7 @@ from walk_helpers import Sense
 from skills.walk import GaitError, WalkGenerator, load_gait
 from skills.walk.gaits import (
     FOOT_SEPARATION,
+    apply_foot_move_config,
     apply_move_config,
     blend,
     move_config,
@@ -114,3 +115,66 @@ def test_switching_gaits_while_walking_blends_without_a_jump():
     jumped = _largest_sole_jump(immediate)
     assert jumped > walking + 0.01  # switched at once, the soles move 2 cm more in a cycle
     assert blended <= walking + 0.0005  # blended over two steps: no more than walking does
+
+
+def test_per_foot_keys_make_that_foots_steps_over_the_common_gait():
+    feet = apply_foot_move_config(
+        DEFAULT, {"TorsoWy": 0.05, "LeftStepHeight": 0.03, "RightMaxStepFrequency": 0.0}
+    )
+    assert feet.gait.torso_lean == 0.05 and feet.gait.foot_lift == DEFAULT.foot_lift
+    assert feet.left.foot_lift == 0.03 and feet.left.torso_lean == 0.05  # over the common
+    assert feet.right.step_period == pytest.approx(DEFAULT.step_period * 1.5)
+    assert feet.right.foot_lift == DEFAULT.foot_lift
+    assert apply_foot_move_config(DEFAULT, {"MaxStepX": 0.04}).left is None
+
+
+@pytest.mark.parametrize(
+    ("config", "text"),
+    [
+        ({"LeftStepHeight": 0.5}, "LeftStepHeight = 0.5: must be within [0.005, 0.04]"),
+        ({"RightTorsoWy": 0.05}, "RightTorsoWy = 0.05: per foot only"),
+        ({"LeftMaxStepX": 0.001}, "LeftMaxStepX = 0.001: gives max_forward"),
+    ],
+)
+def test_a_bad_per_foot_key_is_refused_naming_it(config, text):
+    with pytest.raises(GaitError) as info:
+        apply_foot_move_config(DEFAULT, config)
+    assert text in str(info.value)
+    # moveTo's single config takes no per-foot key (NAOqi's rule).
+    with pytest.raises(GaitError, match="per-foot key"):
+        apply_move_config(DEFAULT, {"LeftStepHeight": 0.02})
+
+
+def _steps(gen: WalkGenerator, cycles: int) -> dict[bool, set[tuple[float, float]]]:
+    """(period, lift) of the steps each foot makes (True: left) over ``cycles``."""
+    seen: dict[bool, set[tuple[float, float]]] = {True: set(), False: set()}
+    sense = Sense()
+    for _ in range(cycles):
+        gen.update(0.012, sense)
+        if gen.step_count > 10:  # at speed (the walk speeds up 0.05 m/s a step)
+            seen[gen.swing_left].add((round(gen._period, 4), round(gen._lift, 4)))
+    return seen
+
+
+def test_a_foots_own_gait_times_lifts_and_limits_its_steps_only():
+    from skills.walk import clamp_request
+
+    feet = apply_foot_move_config(
+        DEFAULT, {"LeftStepHeight": 0.035, "LeftMaxStepFrequency": 0.0, "RightMaxStepX": 0.02}
+    )
+    plain, own = WalkGenerator(DEFAULT), WalkGenerator(DEFAULT)
+    own.foot_gaits = (feet.left, feet.right)
+    for gen in (plain, own):
+        gen.set_request(clamp_request(DEFAULT, 0.2, 0.0, 0.0))
+    before, after = _steps(plain, 1500), _steps(own, 1500)
+    ((period, lift),) = before[True]
+    assert before[False] == before[True]  # both feet step alike without per-foot keys
+    ((left_period, left_lift),) = after[True]
+    assert left_period == pytest.approx(period * 1.5, abs=1e-3)
+    assert left_lift > lift + 0.01  # 3.5 cm + the forward step's share, against 2.4 + share
+    ((right_period, right_lift),) = after[False]
+    assert right_period == period
+    # The right foot's steps are at most 2 cm: less lift for the shorter step.
+    assert right_lift == pytest.approx(
+        DEFAULT.foot_lift + DEFAULT.lift_forward_gain * 0.02, abs=1e-4
+    )
