@@ -13,6 +13,9 @@ cycle in one process, lockstep).
   and at the gait's limit (the walk clamps requests there; faster commands are the same walk).
 - **Sprint**: standing start, the gait's top forward speed, time until the torso is 10 m ahead.
 - **Odometry error** over 5 m forward: |odometry − truth| / truth distance.
+- **Random requests**: runs of 14 random requests of 1.5 s each (on the ellipsoid, at its
+  extremes, anywhere inside, or zero: the abrupt changes a behaviour makes); the share of
+  runs that stood throughout.
 - **Pushes**: walking at 0.2 m/s (or the gait's top speed if lower), a 0.1 s push at the torso's
   centre of mass, forwards and sideways, of rising impulse; the largest survived for 3 s at
   each of three phases of the step (``PUSH_PHASES``).
@@ -36,6 +39,8 @@ STEADY = 7.5  # s of steady walking measured per run
 LEVEL_STEPS = {"forward": 0.05, "backward": 0.05, "sideways": 0.025, "turn": 0.25}
 _AXES = {"forward": (0, 1.0), "backward": (0, -1.0), "sideways": (1, 1.0), "turn": (2, 1.0)}
 PUSHES_NS = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0)
+RANDOM_REQUESTS = 14  # random requests per run ...
+RANDOM_SECONDS = 1.5  # ... of this long each
 PUSH_SECONDS = 0.1
 #: When in the gait a push lands, s after 3 s of walking: a push survived at one phase of the
 #: step may fall at another (1.5 N s forwards: 2 of 9 survived over three phases and three
@@ -207,6 +212,35 @@ def largest_push(axis: int, forward: float, pushes: tuple[float, ...], body: dic
     return survived
 
 
+def random_request_run(seed: int, body: dict) -> bool:
+    """Whether the robot stands through ``RANDOM_REQUESTS`` random requests of
+    ``RANDOM_SECONDS`` each (``seed`` picks them and the sensor noise): on the gait's
+    ellipsoid, at its extremes (clamped there), anywhere inside, or zero, in any order, as a
+    behaviour's requests come."""
+    import numpy as np
+
+    from motiond.walk_trial import WalkTrial
+
+    rng = np.random.default_rng(1000 + seed)
+    trial = WalkTrial(seed=seed, **body)
+    g = trial.runtime.walk.base_gait
+    trial.run(1.0)
+    for _ in range(RANDOM_REQUESTS):
+        kind = rng.integers(4)
+        v = rng.uniform(-1.0, 1.0, 3)
+        if kind == 0:
+            v = v / np.linalg.norm(v)
+        elif kind == 1:
+            v = np.sign(v) * (np.abs(v) > 0.5)
+        elif kind == 2:
+            v = np.zeros(3)
+        forward = v[0] * (g.max_forward if v[0] > 0.0 else g.max_backward)
+        trial.walk(float(forward), float(v[1] * g.max_left), float(v[2] * g.max_turn))
+        if not trial.run(RANDOM_SECONDS):
+            return False
+    return True
+
+
 def _bodies(model: str | None, perturb: int) -> list[tuple[str, dict]]:
     from motiond.walk_trial import Perturbation
 
@@ -228,6 +262,7 @@ def run(
     gait = load_gait(gait_file)
     reps = 2 if quick else 3
     pushes = PUSHES_NS[::2] if quick else PUSHES_NS
+    random_runs = 10 if quick else 30
     limits = {
         "forward": gait.max_forward,
         "backward": gait.max_backward,
@@ -256,6 +291,10 @@ def run(
         push_speed = min(0.2, top)
         fig["push_sagittal_ns"] = largest_push(0, push_speed, pushes, body)
         fig["push_lateral_ns"] = largest_push(1, push_speed, pushes, body)
+        stood = [random_request_run(seed, body) for seed in range(random_runs)]
+        fig["random_stood_pct"] = 100.0 * sum(stood) / len(stood)
+        falls += len(stood) - sum(stood)
+        _progress(f"random requests: {sum(stood)} of {len(stood)} runs stood")
         fig["falls"] = float(falls)
         per_body.append(fig)
     worse_high = ("sprint_10m_s", "odometry_error_pct", "falls")
@@ -270,6 +309,7 @@ def run(
         odometry_error_pct="%",
         push_sagittal_ns="N s",
         push_lateral_ns="N s",
+        random_stood_pct="%",
         wall_s="s",
     )
     goals = {
@@ -282,6 +322,8 @@ def run(
     }
     notes = (
         "speeds: truth along the axis over 7.5 s of steady walking, highest level with no fall",
+        f"random_stood_pct: runs of {RANDOM_REQUESTS} random requests of {RANDOM_SECONDS:g} s "
+        "that stood throughout (their falls are in falls)",
         f"gait limits (requests are clamped there): forward {gait.max_forward}, backward "
         f"{gait.max_backward}, sideways {gait.max_left} m/s, turn {gait.max_turn} rad/s",
         f"gait: {gait_file or 'shipped'}; bodies: "

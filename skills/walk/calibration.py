@@ -12,6 +12,13 @@ corrections are measured: after every step the robot's displacement over the las
   the way towards the one that would have made the measured speed the planned one, within
   ``[GAIN_MIN, GAIN_MAX[axis]]``. A robot that simply cannot go faster stops at the bound instead
   of being asked for ever longer steps.
+- The gains belong to one kind of walk: they start again from 1 whenever the set of moving
+  axes changes, and a gain applies in full only to a motion along its axis alone; in a
+  combined one (forwards and turning) by its axis's share of the motion. A turning gain of
+  1.6 learned turning on the spot made the next sideways-and-turning walk's steps too bold:
+  over 101 runs of random requests (14 of 1.5 s each, on our NAO and 100 perturbed ones)
+  75 stood with gains kept and applied in full, 83 with the share, 89 with the share and the
+  fresh start, 91 with no gains at all (which walks 0.26 m/s where 0.35 is asked, not 0.32).
 - An axis that is asked to stand still learns a **bias** that cancels its measured drift,
   within ``BIAS_LIMIT``. The drift depends on how the robot walks (sideways steps creep and
   turn differently from forward ones), so the biases start again from zero whenever the set
@@ -88,6 +95,7 @@ class StepCalibration:
         moving = tuple(abs(v) >= m for v, m in zip(executed, MIN_SPEED, strict=True))
         if moving != self._moving:
             self._moving = moving
+            self.gains = [1.0, 1.0, 1.0]
             self.biases = [0.0, 0.0, 0.0]
             self.heading = None
         self._steps.append((pose, now, executed, self.heading_turn))
@@ -135,16 +143,28 @@ class StepCalibration:
         lost = math.remainder(self.heading - pose.theta, math.tau)
         self.heading_turn = max(-HEADING_LIMIT, min(HEADING_LIMIT, HEADING_GAIN * lost))
 
-    def apply(self, forward: float, left: float, turn: float) -> tuple[float, float, float]:
+    def apply(
+        self,
+        forward: float,
+        left: float,
+        turn: float,
+        limits: tuple[float, float, float] = (1.0, 1.0, 1.0),
+    ) -> tuple[float, float, float]:
         """The velocity to plan a step for, so that ``(forward, left, turn)`` is reached.
 
+        ``limits`` are the gait's (forward or backward, left, turn) that an axis's share of the
+        motion is measured against: a gain applies in full when its axis is the whole
+        motion, and by that axis's share of the squared shares when combined.
         Standing still stays standing still: the drift biases only steer a moving walk."""
         if forward == 0.0 and left == 0.0 and turn == 0.0:
             return 0.0, 0.0, 0.0
+        velocity = (forward, left, turn)
+        shares = [(v / top) ** 2 for v, top in zip(velocity, limits, strict=True)]
+        total = sum(shares)
         out = []
-        for axis, v in enumerate((forward, left, turn)):
+        for axis, v in enumerate(velocity):
             if abs(v) < MIN_SPEED[axis]:
                 out.append(v + self.biases[axis] + (self.heading_turn if axis == 2 else 0.0))
             else:
-                out.append(v * self.gains[axis])
+                out.append(v * (1.0 + (self.gains[axis] - 1.0) * shares[axis] / total))
         return out[0], out[1], out[2]

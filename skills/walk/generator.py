@@ -284,7 +284,8 @@ class WalkGenerator:
         period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
         period /= self.frequency
         self._period = period
-        vf, vl, vt = self.calibrate(v.forward, v.left, v.turn)
+        top = g.max_forward if v.forward >= 0.0 else g.max_backward
+        vf, vl, vt = self.calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))
         f = vf * period
         side = abs(vl) * 2.0 * period
         turn = abs(vt) * 2.0 * period
@@ -520,5 +521,7 @@ def _finite(value, fallback: float) -> float:
     return value if math.isfinite(value) else fallback
 
 
-def _uncalibrated(forward: float, left: float, turn: float) -> tuple[float, float, float]:
+def _uncalibrated(
+    forward: float, left: float, turn: float, limits: tuple[float, float, float]
+) -> tuple[float, float, float]:
     return forward, left, turn

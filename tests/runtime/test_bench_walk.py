@@ -72,3 +72,15 @@ def test_a_trial_walks_on_a_nao_mjcf_file(tmp_path):
     trial.walk(0.1)
     assert trial.run(2.0)
     assert trial.status().step_count > 0
+
+
+def test_a_random_request_run_asks_for_different_walks_and_reports_standing(monkeypatch):
+    asked = []
+    monkeypatch.setattr(bench, "RANDOM_REQUESTS", 3)
+    monkeypatch.setattr(WalkTrial, "walk", lambda self, *v: asked.append(v))
+    assert bench.random_request_run(0, {}) is True  # never asked to walk: it stands
+    assert len(asked) == 3 and len(set(asked)) > 1
+    g = WalkTrial().runtime.walk.base_gait
+    for forward, left, turn in asked:
+        assert -g.max_backward <= forward <= g.max_forward
+        assert abs(left) <= g.max_left and abs(turn) <= g.max_turn

@@ -90,3 +90,18 @@ def test_no_hold_when_turning_or_standing():
     _walk(cal, (0.0, 0.0, 0.0), lambda c: (0.0, 0.0, 0.05), 10)
     assert cal.heading is None and cal.heading_turn == 0.0
     assert cal.apply(0.0, 0.0, 0.0) == (0.0, 0.0, 0.0)
+
+
+def test_gains_belong_to_one_kind_of_walk_and_apply_by_their_axis_share():
+    cal = StepCalibration()
+    limits = (0.35, 0.25, 2.0)
+    # Turning on the spot, the robot turns 60 % of the plan: the turn gain grows.
+    _walk(cal, (0.0, 0.0, 1.5), lambda c: (0.0, 0.0, 1.5 * c.gains[2] * 0.6), 40)
+    assert cal.gains[2] > 1.4
+    assert cal.apply(0.0, 0.0, 1.5, limits)[2] == pytest.approx(1.5 * cal.gains[2])
+    # Combined with an equal share of sideways motion, half of the gain's excess applies.
+    turn = cal.apply(0.0, 0.125, 1.0, limits)[2]
+    assert turn == pytest.approx(1.0 * (1.0 + (cal.gains[2] - 1.0) * 0.5))
+    # A new kind of walk (sideways and turning: another set of moving axes) starts afresh.
+    _walk(cal, (0.0, 0.15, 1.0), lambda c: (0.0, 0.15, 1.0), 1)
+    assert cal.gains == [1.0, 1.0, 1.0]
