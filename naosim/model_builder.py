@@ -271,7 +271,8 @@ def add_ball(spec: mujoco.MjSpec, pos: tuple[float, float, float] = (1.0, 0.0, B
     body.inertia = [2.0 / 3.0 * BALL_MASS * BALL_RADIUS**2] * 3
     body.explicitinertial = True
     g.contype, g.conaffinity = _WORLD_CONTYPE, _WORLD_CONAFFINITY
-    # Rolling friction lets a kicked ball slow down on turf instead of rolling forever.
+    # Against the robot. The floor's friction wins the floor's contact (priority 1) and has no
+    # rolling resistance: the turf's is a force naosim applies (naosim/turf.py).
     g.friction = [0.6, 0.005, 0.0005]
     g.condim = 6
     g.rgba = [0.95, 0.95, 0.95, 1.0]

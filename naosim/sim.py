@@ -23,6 +23,7 @@ from naosim.model_builder import build_model
 from naosim.sensors import Battery, SensorReader
 from naosim.servo import ServoBank, ThermalModel
 from naosim.truth import GroundTruth, rpy_from_matrix
+from naosim.turf import turf_force
 
 CYCLE = 0.012  # s, one LoLA cycle
 GRAVITY_ACCEL = 9.81  # m/s^2
@@ -276,14 +277,16 @@ class NaoSim:
         self.model.geom_friction[self.binding.floor_geom, 0] = mu
 
     def place_ball(self, x: float, y: float, vx: float = 0.0, vy: float = 0.0) -> None:
-        """Put the ball on the floor at (x, y), rolling at (vx, vy) m/s."""
+        """Put the ball on the floor at (x, y), rolling at (vx, vy) m/s (spinning as a ball
+        that rolls without slipping does)."""
         b = self.binding
         if b.ball_qpos < 0:
             raise ValueError("this simulation has no ball (build it with ball=True)")
         radius = float(self.model.geom_size[self.model.body_geomadr[b.ball_body], 0])
         self.data.qpos[b.ball_qpos : b.ball_qpos + 7] = [x, y, radius, 1.0, 0.0, 0.0, 0.0]
         dof = int(self.model.jnt_dofadr[self.model.body_jntadr[b.ball_body]])
-        self.data.qvel[dof : dof + 6] = [vx, vy, 0.0, 0.0, 0.0, 0.0]
+        # A free joint's angular velocity is in the body frame, here the world's (no rotation).
+        self.data.qvel[dof : dof + 6] = [vx, vy, 0.0, -vy / radius, vx / radius, 0.0]
         mujoco.mj_forward(self.model, self.data)
 
     def set_touch(self, name: str, pressed: bool = True) -> None:
@@ -304,6 +307,8 @@ class NaoSim:
         else:
             self.servos.command(command.position, command.stiffness)
         self.servos.apply(self.data)
+        if self.binding.ball_body >= 0:
+            self._roll_on_turf()
         if dt == CYCLE:
             steps, dt = self._steps_per_cycle, self._cycle_dt
         else:
@@ -326,6 +331,16 @@ class NaoSim:
             mujoco.mj_step(m, d, steps)
         self.frames += 1
         return self._finish_cycle(dt)
+
+    def _roll_on_turf(self) -> None:
+        """The turf's rolling resistance on the ball for this cycle (``naosim.turf``)."""
+        b, m, d = self.binding, self.model, self.data
+        dof = int(m.jnt_dofadr[m.body_jntadr[b.ball_body]])
+        radius = float(m.geom_size[m.body_geomadr[b.ball_body], 0])
+        force = turf_force(
+            d.qvel[dof : dof + 3], float(d.qpos[b.ball_qpos + 2]), radius, m.body_mass[b.ball_body]
+        )
+        d.xfrc_applied[b.ball_body, :3] = force
 
     def _finish_cycle(self, dt: float) -> SensorFrame:
         m, d = self.model, self.data

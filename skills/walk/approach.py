@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import math
 
-import attrs
-
 from skills.walk.odometry import Pose2D, wrap_angle
-from skills.walk.params import GaitParameters
-from skills.walk.request import ZERO, Velocity, turn_share
+from skills.walk.request import ZERO, Limits, Velocity, clamp_velocity
 
 APPROACH_ACCEL = 0.1  # m/s²: braking of the approach
 TURN_ACCEL = 1.5  # rad/s²
@@ -26,28 +23,13 @@ NEAR = 0.5  # m: within it, straight at the point
 FACE_BLEND = 0.3  # m beyond NEAR over which facing the goal comes in
 FACE_BAND = 1.0  # s: facing comes in as the time it saves grows from 0 to this
 FACE_TOLERANCE = 0.1  # rad: facing the goal this well, the robot walks forwards
-
-
-@attrs.frozen
-class MoveLimits:
-    """The speeds a move plans within (m/s, rad/s): the gait's limits times a share."""
-
-    forward: float
-    backward: float
-    left: float
-    turn: float
-    turn_when_fast: float = 1.0
-
-    @classmethod
-    def from_gait(cls, gait: GaitParameters, speed: float = 1.0) -> MoveLimits:
-        """The gait's limits, each times ``speed`` in (0, 1]."""
-        g = gait
-        top = (g.max_forward, g.max_backward, g.max_left, g.max_turn)
-        return cls(*(limit * speed for limit in top), g.turn_when_fast)
+#: Walking backwards counts as this many times slower when deciding to face a far goal: the
+#: robot sees nothing of where it goes, and a fall backwards is the worst one.
+BACKWARD_COST = 1.5
 
 
 def plan_velocity(
-    error: Pose2D, limits: MoveLimits, tolerance_xy: float = 0.05, tolerance_theta: float = 0.09
+    error: Pose2D, limits: Limits, tolerance_xy: float = 0.05, tolerance_theta: float = 0.09
 ) -> Velocity:
     """The walk velocity towards ``error`` (the goal in the robot frame): zero inside both
     tolerances, always finite and inside ``limits`` (and their ellipsoid, as the walk's)."""
@@ -80,9 +62,12 @@ def plan_velocity(
     return _clamp(v * ux, v * uy, turn, limits)
 
 
-def _reach(ux: float, uy: float, limits: MoveLimits) -> float:
-    """The fastest speed (m/s) along the unit direction (ux, uy) on the limits' ellipse."""
-    return 1.0 / math.hypot(ux / (limits.forward if ux >= 0 else limits.backward), uy / limits.left)
+def _reach(ux: float, uy: float, limits: Limits) -> float:
+    """The fastest speed (m/s) along the unit direction (ux, uy) within the limits (their
+    ellipse; backwards their diamond, as the walk clamps)."""
+    if ux >= 0.0:
+        return 1.0 / math.hypot(ux / limits.forward, uy / limits.left)
+    return 1.0 / (-ux / limits.backward + abs(uy) / limits.left)
 
 
 def _turn_law(angle: float, top: float, tolerance: float, gain: float) -> float:
@@ -103,31 +88,23 @@ def _smooth(s: float) -> float:
     return s * s * (3.0 - 2.0 * s)
 
 
-def _face_weight(d: float, detour: float, limits: MoveLimits) -> float:
+def _face_weight(d: float, detour: float, limits: Limits) -> float:
     """How much to face the goal (0: straight at it, turning to theta; 1: face it): by the
     time facing saves (walking forwards instead of along ``detour``, less turning there and
     back), only beyond ``NEAR``. Independent of the robot's heading, so it cannot flip-flop."""
     if d <= NEAR:
         return 0.0
-    saved = d * (1.0 / _reach(math.cos(detour), math.sin(detour), limits) - 1.0 / limits.forward)
+    reach = _reach(math.cos(detour), math.sin(detour), limits)
+    if math.cos(detour) < 0.0:
+        reach /= BACKWARD_COST
+    saved = d * (1.0 / reach - 1.0 / limits.forward)
     saved -= 2.0 * abs(detour) / limits.turn
     return _smooth((d - NEAR) / FACE_BLEND) * _smooth(saved / FACE_BAND)
 
 
-def _clamp(forward: float, left: float, turn: float, limits: MoveLimits) -> Velocity:
-    """Onto the limits' ellipsoid and the turn left at speed, as the walk clamps."""
-    fmax = limits.forward if forward >= 0.0 else limits.backward
-    norm = math.sqrt((forward / fmax) ** 2 + (left / limits.left) ** 2 + (turn / limits.turn) ** 2)
-    if norm > 1.0:
-        forward, left, turn = forward / norm, left / norm, turn / norm
-    top = limits.turn * turn_share(
-        limits.turn_when_fast, forward / limits.forward, left / limits.left
-    )
-    return Velocity(
-        max(-limits.backward, min(limits.forward, forward)),
-        max(-limits.left, min(limits.left, left)),
-        max(-top, min(top, turn)),
-    )
+def _clamp(forward: float, left: float, turn: float, limits: Limits) -> Velocity:
+    """Onto the limits, as the walk clamps (``skills.walk.request.clamp_velocity``)."""
+    return clamp_velocity(limits, forward, left, turn)
 
 
-__all__ = ["MIN_SPEED", "MIN_TURN", "NEAR", "MoveLimits", "inside", "plan_velocity"]
+__all__ = ["MIN_SPEED", "MIN_TURN", "NEAR", "inside", "plan_velocity"]

@@ -19,7 +19,9 @@ Decisions, and why:
   within the tolerances is Done, outside them (the stopping steps carried it) it walks on.
 - **Far goals are faced** (forward is the fastest way): the heading aimed at blends from the
   goal's theta to its bearing by the time facing would save (forward instead of aside or
-  back, less the turns there and back), only beyond ``NEAR``. That weight does not depend on
+  back, less the turns there and back; walking backwards counts as 1.5 times slower than the
+  gait's limit, since the robot sees nothing of where it goes and falls worst backwards),
+  only beyond ``NEAR``. That weight does not depend on
   the robot's heading, so no mode flips back and forth; the translation waits while the goal
   is aside. Nearer, the robot walks straight at the point (sideways, backwards) and spreads
   the turn to theta over the approach, so that it crabs slowly only at the end.
@@ -38,10 +40,10 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from director import Context, Director, RunReason
-from skills.walk.approach import MoveLimits, inside, plan_velocity
+from skills.walk.approach import inside, plan_velocity
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
-from skills.walk.request import ZERO, Velocity
+from skills.walk.request import ZERO, Limits, Velocity
 from skills.walk.tasks import Walk
 
 if TYPE_CHECKING:
@@ -165,7 +167,7 @@ class MoveProgress:
         self.number = 0  # moves begun since start: tells a client's move from the last one
         self.ended: deque[tuple[int, str]] = deque(maxlen=8)
         self.kills = 0  # the walk's kills seen when the move began
-        self._limits = MoveLimits.from_gait(engine.gait)
+        self._limits = Limits.from_gait(engine.gait)
 
     def end(self, result: str) -> None:
         """The move is over: reached, replaced, stopped, killed or refused."""
@@ -185,7 +187,7 @@ class MoveProgress:
         self.number += 1
         self.active, self.settling, self.result, self.sent = True, False, None, None
         gait = task.gait if task.gait is not None else self._engine.base_gait
-        self._limits = MoveLimits.from_gait(gait, task.speed)
+        self._limits = Limits.from_gait(gait, task.speed)
 
     def step(self, pose: Pose2D, standing: bool) -> Velocity | None:
         """The velocity to walk at now; None once the move is finished (reached)."""

@@ -24,13 +24,17 @@ def _norm(v: Velocity) -> float:
 
 @given(speeds, speeds, turns)
 def test_clamped_requests_lie_inside_the_ellipsoid_and_every_limit(forward, left, turn):
+    # The turn limit shrinks at full forward or sideways speed; backwards the shape is a diamond.
     v = clamp_request(GAIT, forward, left, turn)
     assert _norm(v) <= 1.0 + 1e-9
     assert -GAIT.max_backward <= v.forward <= GAIT.max_forward
     assert abs(v.left) <= GAIT.max_left
-    assert abs(v.turn) <= turn_limit(GAIT, v.forward) + 1e-12
+    assert abs(v.turn) <= turn_limit(GAIT, v.forward, v.left) + 1e-12
     # Never reversed on any axis.
     assert v.forward * forward >= 0 and v.left * left >= 0 and v.turn * turn >= 0
+    if v.forward < 0.0:  # backwards, the shares add up to at most 1 (a diamond)
+        shares = -v.forward / GAIT.max_backward + abs(v.left) / GAIT.max_left
+        assert shares + abs(v.turn) / GAIT.max_turn <= 1.0 + 1e-9
 
 
 @given(st.floats(0.0, 1.0), st.floats(-1.0, 1.0), st.floats(-1.0, 1.0))

@@ -17,12 +17,12 @@ from motiond.runtime import Runtime
 from motiond.simulated import simulated_daemon
 from skills.script_files import shipped_script
 from skills.walk import MoveStatus, Phase, Pose2D, Walk, WalkPath, WalkTo, load_gait
-from skills.walk.approach import MIN_SPEED, MIN_TURN, MoveLimits, plan_velocity
+from skills.walk.approach import MIN_SPEED, MIN_TURN, plan_velocity
 from skills.walk.odometry import along
-from skills.walk.request import ZERO, clamp_request
+from skills.walk.request import ZERO, Limits, clamp_request
 
 GAIT = load_gait()
-LIMITS = MoveLimits.from_gait(GAIT)
+LIMITS = Limits.from_gait(GAIT)
 
 
 # ---------------------------------------------------------------------------- the tasks
@@ -147,7 +147,7 @@ def test_a_near_goal_is_walked_to_straight_turning_meanwhile():
 
 
 def test_speed_scales_the_limits():
-    slow = MoveLimits.from_gait(GAIT, 0.5)
+    slow = Limits.from_gait(GAIT, 0.5)
     assert _plan(5.0, 0.0, limits=slow).forward == pytest.approx(0.5 * GAIT.max_forward)
     assert _plan(0.0, 0.0, 3.0, limits=slow).turn == pytest.approx(0.5 * GAIT.max_turn)
 
@@ -179,7 +179,7 @@ _ERRORS = st.builds(
 def test_the_plan_is_finite_and_inside_the_gaits_limits(
     error, speed, tolerance_xy, tolerance_theta
 ):
-    limits = MoveLimits.from_gait(GAIT, speed)
+    limits = Limits.from_gait(GAIT, speed)
     v = plan_velocity(error, limits, tolerance_xy, tolerance_theta)
     _inside_limits(v, limits)
     # The walk takes it as it is: its own clamp changes nothing.
