@@ -254,8 +254,9 @@ class NaoqiVerbs:
     async def get_move_config(self, config: str = "Default") -> list[list[Any]]:
         """NAOqi's move config as [key, value] pairs: ``"Default"`` (the walk's own gait seen
         through NAOqi's keys; ``skills.walk.gaits`` says how they map; the default gait turns
-        0.76 rad per step, beyond NAOqi's Max of 0.524), ``"Min"`` or ``"Max"`` (NAOqi's
-        ranges, which the daemon checks a config against)."""
+        0.76 rad per step and opens the feet to 0.19 m, beyond NAOqi's Max of 0.524 and
+        0.16), ``"Min"`` or ``"Max"`` (NAOqi's ranges, which the daemon checks a config
+        against)."""
         if config not in ("Default", "Min", "Max"):
             raise ValueError(f"config must be Default, Min or Max, got {config!r}")
         values = (await self.get_gait())["move_config"][config]

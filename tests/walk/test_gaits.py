@@ -56,6 +56,7 @@ def test_a_gait_seen_through_naoqi_keys_reads_back_the_same():
     # The default gait turns 0.76 rad per step, beyond NAOqi's largest MaxStepTheta (0.524):
     # its NAOqi view says so rather than hiding it.
     assert move_config(DEFAULT)["MaxStepTheta"] > 0.524
+    assert move_config(DEFAULT)["MaxStepY"] > 0.16  # and it steps wider than NAOqi's
 
 
 @pytest.mark.parametrize(
