@@ -287,7 +287,8 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         ctx.emit(
             LeftArm(
                 JointCommand(
-                    dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)), g.arm_stiffness
+                    dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)),
+                    engine.energy.arm_stiffness(g.arm_stiffness),
                 )
             ),
             optional=True,
@@ -296,7 +297,8 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         ctx.emit(
             RightArm(
                 JointCommand(
-                    dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)), g.arm_stiffness
+                    dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)),
+                    engine.energy.arm_stiffness(g.arm_stiffness),
                 )
             ),
             optional=True,
