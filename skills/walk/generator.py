@@ -290,10 +290,12 @@ class WalkGenerator:
         side = abs(vl) * 2.0 * period
         turn = abs(vt) * 2.0 * period
         if own is not None:
-            # The foot's own largest step (NAOqi's MaxStepX, MaxStepY, MaxStepTheta for it).
-            f = min(own.max_forward * period, max(-own.max_backward * period, f))
-            side = min(side, 2.0 * own.max_left * period)
-            turn = min(turn, 2.0 * own.max_turn * period)
+            # The foot's own largest step where its config narrows the gait's (NAOqi's
+            # MaxStepX, MaxStepY, MaxStepTheta for it): a length, whatever the step's period.
+            f = min(_narrowed(own.max_forward, g.max_forward, own.step_period), f)
+            f = max(-_narrowed(own.max_backward, g.max_backward, own.step_period), f)
+            side = min(2.0 * _narrowed(own.max_left, g.max_left, own.step_period), side)
+            turn = min(2.0 * _narrowed(own.max_turn, g.max_turn, own.step_period), turn)
         lead_side = (vl > 0.0) == swing_left and vl != 0.0
         lead_turn = (vt > 0.0) == swing_left and vt != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
@@ -519,6 +521,12 @@ class WalkGenerator:
 def _finite(value, fallback: float) -> float:
     value = float(value)
     return value if math.isfinite(value) else fallback
+
+
+def _narrowed(own: float, limit: float, period: float) -> float:
+    """A foot's largest step (``own`` speed limit over ``period``), or no bound where its own
+    limit is not below the gait's ``limit``."""
+    return own * period if own < limit else math.inf
 
 
 def _uncalibrated(

@@ -46,8 +46,7 @@ def turn_share(when_fast: float, forward_share: float, left_share: float) -> flo
 
 def turn_limit(gait: GaitParameters, forward: float, left: float = 0.0) -> float:
     """The turn limit at ``forward`` and ``left`` m/s: less turn when walking fast."""
-    share = turn_share(gait.turn_when_fast, forward / gait.max_forward, left / gait.max_left)
-    return gait.max_turn * share
+    return Limits.from_gait(gait).turn_at(forward, left)
 
 
 @attrs.frozen
@@ -67,6 +66,10 @@ class Limits:
         top = (g.max_forward, g.max_backward, g.max_left, g.max_turn)
         return cls(*(limit * speed for limit in top), g.turn_when_fast)
 
+    def turn_at(self, forward: float, left: float) -> float:
+        """The turn limit (rad/s) at ``forward`` and ``left`` m/s (:func:`turn_share`)."""
+        return self.turn * turn_share(self.turn_when_fast, forward / self.forward, left / self.left)
+
 
 def clamp_velocity(limits: Limits, forward: float, left: float, turn: float) -> Velocity:
     """``(forward, left, turn)`` scaled onto the limits' ellipsoid if it lies outside; walking
@@ -80,7 +83,7 @@ def clamp_velocity(limits: Limits, forward: float, left: float, turn: float) -> 
     norm = sum(shares) if forward < 0.0 else math.sqrt(sum(x * x for x in shares))
     if norm > 1.0:
         forward, left, turn = forward / norm, left / norm, turn / norm
-    top = lim.turn * turn_share(lim.turn_when_fast, forward / lim.forward, left / lim.left)
+    top = lim.turn_at(forward, left)
     # Dividing may leave a component a hair past its limit; never let rounding exceed it.
     return Velocity(
         max(-lim.backward, min(lim.forward, forward)),

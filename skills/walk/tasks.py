@@ -53,7 +53,13 @@ def _share(low: float, what: str):
     return convert
 
 
-_GAIT = attrs.validators.optional(attrs.validators.instance_of(GaitParameters))
+def gait_field() -> Any:
+    """A walking task's optional gait (keyword-only, None by default)."""
+    return attrs.field(
+        default=None,
+        kw_only=True,
+        validator=attrs.validators.optional(attrs.validators.instance_of(GaitParameters)),
+    )
 
 
 @attrs.frozen
@@ -70,11 +76,11 @@ class Walk:
     frequency: float = attrs.field(default=1.0, converter=_share(0.0, "frequency"), kw_only=True)
     #: The gait to walk with (a named gait, a NAOqi move config applied to one; see
     #: ``skills.walk.gaits``); None: the walk's own. A change is blended in over two steps.
-    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    gait: GaitParameters | None = gait_field()
     #: The steps one foot makes, if they differ from ``gait``'s (NAOqi's per-foot move config,
     #: "LeftStepHeight" and so on): their period, lift and largest step are this gait's.
-    left_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
-    right_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    left_gait: GaitParameters | None = gait_field()
+    right_gait: GaitParameters | None = gait_field()
 
 
 @attrs.frozen
@@ -85,9 +91,9 @@ class WalkToward:
     y: float = attrs.field(default=0.0, converter=_share(-1.0, "y"))
     theta: float = attrs.field(default=0.0, converter=_share(-1.0, "theta"))
     frequency: float = attrs.field(default=1.0, converter=_share(0.0, "frequency"))
-    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
-    left_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
-    right_gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    gait: GaitParameters | None = gait_field()
+    left_gait: GaitParameters | None = gait_field()
+    right_gait: GaitParameters | None = gait_field()
 
 
 @attrs.frozen

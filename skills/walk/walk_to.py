@@ -44,7 +44,7 @@ from skills.walk.approach import inside, plan_velocity
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
 from skills.walk.request import ZERO, Limits, Velocity
-from skills.walk.tasks import Walk
+from skills.walk.tasks import Walk, gait_field
 
 if TYPE_CHECKING:
     from skills.walk.engine import WalkEngine
@@ -97,9 +97,6 @@ def _targets(value: Any) -> tuple[tuple[float, float, float], ...]:
     return tuple(targets)
 
 
-_GAIT = attrs.validators.optional(attrs.validators.instance_of(GaitParameters))
-
-
 @attrs.frozen
 class WalkTo:
     """Walk to (x m, y m, theta rad) relative to the pose when the task first runs; stand."""
@@ -111,7 +108,7 @@ class WalkTo:
     tolerance_theta: float = attrs.field(default=0.09, kw_only=True, converter=_TOLERANCE_THETA)
     speed: float = attrs.field(default=1.0, kw_only=True, converter=_SPEED)
     #: The gait to walk with (see ``Walk.gait``); None: the walk's own.
-    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    gait: GaitParameters | None = gait_field()
 
     @property
     def targets(self) -> tuple[tuple[float, float, float], ...]:
@@ -128,7 +125,7 @@ class WalkPath:
     tolerance_theta: float = attrs.field(default=0.09, kw_only=True, converter=_TOLERANCE_THETA)
     speed: float = attrs.field(default=1.0, kw_only=True, converter=_SPEED)
     #: The gait to walk with (see ``Walk.gait``); None: the walk's own.
-    gait: GaitParameters | None = attrs.field(default=None, kw_only=True, validator=_GAIT)
+    gait: GaitParameters | None = gait_field()
 
 
 @attrs.frozen
