@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plot": ("motiond.commands.plot", "plot a truth log or a LoLA recording to PNG"),
     "walk": ("motiond.commands.client:walk", "walk at a velocity (m/s, m/s, rad/s)"),
     "move-to": ("motiond.commands.client:move_to", "walk to a pose relative to the robot"),
+    "kick": ("motiond.commands.client:kick", "kick the ball at (x, y) m from the robot"),
     "script": ("motiond.commands.client:script", "play a shipped script or a YAML file"),
     "posture": ("motiond.commands.client:posture", "go to a posture (Stand, StandInit, Sit..)"),
     "stop": ("motiond.commands.client:stop", "stop every client's walk (feet together)"),

@@ -131,9 +131,9 @@ class Runtime:
         self.servos = ServoTable(np.zeros(NUM_JOINTS))
         self.safety = SafetyStage(self.model, period)
         build_actuation_tree(self.director, self.servos, self.state)
-        #: The walk skill: its state (``walk.status()``), gait and generator.
-        self.walk = register_skills(self.director, self.servos, self.state)
-        self.walk.period = period
+        #: The walk skill (``walk.status()``, gait, generator) and the kick (``kick.status()``).
+        self.walk, self.kick = register_skills(self.director, self.servos, self.state)
+        self.walk.period = self.kick.period = period
         #: Falls, get-ups, lifting, the start-up hold and heat (``supervisor.status()``).
         getup = register_safety(self.director, self.servos, self.state)
         self.supervisor = SafetySupervisor(self.director, self.state, self.walk, getup)

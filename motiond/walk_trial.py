@@ -48,10 +48,11 @@ class Perturbation:
     delay: tuple[int, int] = (2, 4)  # actuation delay range, cycles
 
 
-def perturbed_model(p: Perturbation) -> tuple[mujoco.MjModel, int]:
-    """A randomly perturbed NAO (``p.seed`` decides) and the actuation delay to use."""
+def perturbed_model(p: Perturbation, *, ball: bool = False) -> tuple[mujoco.MjModel, int]:
+    """A randomly perturbed NAO (``p.seed`` decides; with an SPL ball if ``ball``) and the
+    actuation delay to use."""
     rng = np.random.default_rng(p.seed)
-    spec = build_spec()
+    spec = build_spec(ball=ball)
     for body in spec.bodies:
         if body.name in ("world", "ball") or body.mass <= 0.0:
             continue
@@ -75,13 +76,17 @@ def trial_sim(
     model: str | Path | mujoco.MjModel | None = None,
     perturbation: Perturbation | None = None,
     seed: int = 0,
+    ball: bool = False,
 ) -> NaoSim:
-    """naosim's NAO, a NAO MJCF (file or compiled), or a perturbed NAO with its delay."""
+    """naosim's NAO, a NAO MJCF (file or compiled), or a perturbed NAO with its delay; naosim's
+    NAO and a perturbed one get an SPL ball if ``ball``."""
     delay = 3
     if perturbation is not None:
-        model, delay = perturbed_model(perturbation)
+        model, delay = perturbed_model(perturbation, ball=ball)
     elif isinstance(model, str | Path):
         model = load_model_file(model)
+    if model is None:
+        return NaoSim(seed=seed, delay_cycles=delay, ball=ball)
     return NaoSim(model, seed=seed, delay_cycles=delay)
 
 

@@ -7,20 +7,25 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from director import Director
     from providers.actuation import ServoTable
+    from skills.kick.engine import KickEngine
     from skills.walk import WalkEngine
 
 
-def register_skills(director: Director, servos: ServoTable, state: Any) -> WalkEngine:
-    """Register every skill provider (Script, Freeze, Unfreeze, the walk) on ``director``;
-    returns the walk engine (its state and gait).
+def register_skills(
+    director: Director, servos: ServoTable, state: Any
+) -> tuple[WalkEngine, KickEngine]:
+    """Register every skill provider (Script, Freeze, Unfreeze, the walk, the kick) on
+    ``director``; returns the walk and kick engines (their state and parameters).
 
     Build the actuation tree first (``providers.actuation.build_actuation_tree``). The imports
     are here so that reading a script file (``skills.script_files``) does not load the tree.
     """
     from skills.freeze import register_freeze
+    from skills.kick.engine import register_kick
     from skills.script import register_script
     from skills.walk import register_walk
 
     register_script(director)
     register_freeze(director, servos, state)
-    return register_walk(director, servos, state)
+    walk = register_walk(director, servos, state)
+    return walk, register_kick(director, servos, state, walk)

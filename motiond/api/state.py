@@ -86,6 +86,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
             "halted": walk.halted,
         },
         "move": _move(r.walk.move_status()),
+        "kick": attrs.asdict(r.kick.status()),
         "footsteps": _footsteps(r.walk.footstep_status()),
         "position": _pose(walk.odometry),
         "next_position": _pose(next_position(r)),

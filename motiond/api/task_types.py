@@ -19,6 +19,7 @@ from motiond.api.protocol import ApiError
 from providers.actuation import GROUP_JOINTS, GROUP_TYPES, JointCommand, LookAt
 from providers.model import load_nao_model
 from skills.keyframes import ScriptError
+from skills.kick import InWalkKick, Kick
 from skills.script import Script
 from skills.script_files import parse_script, shipped_script
 from skills.walk import (
@@ -247,6 +248,24 @@ def _registry() -> dict[str, TaskType]:
                 "steps": "[{foot: left|right, x, y, theta, duration | speed}, ...]: where each"
                 " foot lands in the other foot's frame (m, rad); s or a share 0..1",
                 "clear": "replace the steps not begun (true) or append (false)",
+            },
+        ),
+        _attrs_type(
+            Kick,
+            helps={
+                "ball_x": "m ahead, robot frame (midway between the ankles)",
+                "ball_y": "m to the left",
+                "direction": "rad, 0 straight ahead, + to the left",
+                "power": "0..1",
+                "foot": '"auto", "left" or "right"',
+            },
+        ),
+        _attrs_type(
+            InWalkKick,
+            helps={
+                "ball_x": "m ahead, robot frame when emitted",
+                "ball_y": "m to the left",
+                "foot": '"auto", "left" or "right"',
             },
         ),
         _attrs_type(LookAt, "LookAt", {"point": "[x, y, z] in the torso frame, m"}),

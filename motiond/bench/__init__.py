@@ -27,6 +27,7 @@ BENCHES: dict[str, str] = {
     "getup": "motiond.bench.getup",
     "api": "motiond.bench.api",
     "navigate": "motiond.bench.navigate",
+    "kick": "motiond.bench.kick",
 }
 
 

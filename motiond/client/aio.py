@@ -194,6 +194,36 @@ class Robot(NaoqiVerbs):
         after a LoLA outage, and holds until released)."""
         await self.request("release_safe_sit")
 
+    async def kick(
+        self,
+        ball_x: float,
+        ball_y: float,
+        direction: float = 0.0,
+        power: float = 1.0,
+        foot: str = "auto",
+        *,
+        in_walk: bool = False,
+        timeout: float | None = None,
+    ) -> dict[str, Any]:
+        """Kick the ball at (``ball_x``, ``ball_y``) (m, robot frame) towards ``direction``
+        (rad) with ``power`` (0..1) and ``foot`` (a ``Kick``, standing; it stops this client's
+        walk first if one steps). With ``in_walk`` an ``InWalkKick`` (straight, no power):
+        keep a walk towards the ball emitted meanwhile. Returns the state's ``kick`` once the
+        kick has ended: its ``outcome`` is kicked, refused (``reason`` says why),
+        interrupted or missed. ``timeout`` (s of wall time) raises trio.TooSlowError."""
+        name = "InWalkKick" if in_walk else "Kick"
+        fields: dict[str, Any] = {"ball_x": ball_x, "ball_y": ball_y, "foot": foot}
+        if not in_walk:
+            fields.update(direction=direction, power=power)
+        await self.withdraw(name)  # a fresh emission: the same kick again kicks again
+        cycle = await self.emit(name, **fields)
+        with trio.fail_after(math.inf if timeout is None else timeout):
+            while True:
+                state = await self.get_state()
+                if state["cycle"] >= cycle and state["kick"]["phase"] == "idle":
+                    return dict(state["kick"])
+                await trio.sleep(0.02)
+
     async def set_auto_getup(self, enabled: bool) -> None:
         """Whether the robot gets up by itself after a fall."""
         await self.request("auto_getup", enabled=enabled)

@@ -25,8 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=0,
-        help="walk, getup, navigate: N randomly perturbed NAOs (masses, CoMs, servos, friction,"
-        " delay)",
+        help="walk, getup, navigate, kick: N randomly perturbed NAOs (masses, CoMs, servos,"
+        " friction, delay)",
     )
 
 

@@ -1,5 +1,5 @@
-"""Client subcommands on a running daemon: walk, move-to, script, posture, stop, freeze,
-unfreeze, status.
+"""Client subcommands on a running daemon: walk, move-to, kick, script, posture, stop,
+freeze, unfreeze, status.
 
 Each connects to the behaviour API (``--api PATH``, default ``$MOTIOND_API`` or
 ``/tmp/motiond-<uid>.sock``), does one thing and exits: 0 when done, 1 when the daemon
@@ -136,6 +136,26 @@ async def _move_to(robot: Any, args: argparse.Namespace) -> int:
     return 0 if reached else 1
 
 
+# ---------------------------------------------------------------------- kick
+
+
+def _kick_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("x", type=float, help="m, the ball ahead of the robot")
+    parser.add_argument("y", type=float, help="m, the ball to its left")
+    parser.add_argument("--direction", type=float, default=0.0, help="deg, + left (default 0)")
+    parser.add_argument("--power", type=float, default=1.0, help="0..1 (default 1)")
+    parser.add_argument("--foot", default="auto", help="auto, left or right (default auto)")
+
+
+async def _kick(robot: Any, args: argparse.Namespace) -> int:
+    kick = await robot.kick(
+        args.x, args.y, math.radians(args.direction), args.power, args.foot, timeout=60.0
+    )
+    reason = f" ({kick['reason']})" if kick["reason"] else ""
+    print(f"{kick['outcome']} with the {kick['foot'] or 'no'} foot{reason}")
+    return 0 if kick["outcome"] == "kicked" else 1
+
+
 # ---------------------------------------------------------------------- script, posture
 
 
@@ -246,6 +266,7 @@ async def _status(robot: Any, args: argparse.Namespace) -> int:
 
 walk = ClientCommand("walk", _walk_arguments, _walk)
 move_to = ClientCommand("move-to", _move_to_arguments, _move_to)
+kick = ClientCommand("kick", _kick_arguments, _kick)
 script = ClientCommand("script", _script_arguments, _script)
 posture = ClientCommand("posture", _posture_arguments, _posture)
 stop = ClientCommand("stop", _no_arguments, _stop)

@@ -134,6 +134,10 @@ class WalkEngine:
         self.generator.kill()
         self._stopper.emit_none(StopWalk)
 
+    def driving(self, now: float) -> bool:
+        """Whether the walk has driven the legs in the last few cycles (up to ``now``)."""
+        return self._last_now is not None and now - self._last_now <= _INTERRUPTED * self.period
+
     def ticked(self, now: float) -> bool:
         """Whether the generator has already been advanced to ``now``."""
         return self._last_now is not None and now == self._last_now

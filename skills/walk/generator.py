@@ -39,6 +39,7 @@ import numpy as np
 from skills.walk.balance import balance_offsets
 from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
+from skills.walk.kick_step import KickStep, shape_step
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
 from skills.walk.profiles import lift_profile, linear_step, smooth_step
@@ -143,6 +144,9 @@ class WalkGenerator:
         self.footsteps_done: collections.deque[PlannedStep] = collections.deque(maxlen=64)
         #: Whether the step being made is a footstep or the step closing the feet after them.
         self.placing = False
+        #: An in-walk kick to make (``skills.walk.kick_step``), and whether this step is it.
+        self.kick: KickStep | None = None
+        self.kicking = False
 
     # ------------------------------------------------------------------ commands
 
@@ -296,6 +300,23 @@ class WalkGenerator:
             f = max(-_narrowed(own.max_backward, g.max_backward, own.step_period), f)
             side = min(2.0 * _narrowed(own.max_left, g.max_left, own.step_period), side)
             turn = min(2.0 * _narrowed(own.max_turn, g.max_turn, own.step_period), turn)
+        lift = steps.foot_lift + steps.lift_forward_gain * abs(f) + steps.lift_side_gain * side
+        self.kicking = False
+        if self.kick is not None and not first and not self._blocked():
+            swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
+            f, period, lift, role = shape_step(
+                self.kick,
+                swing_left,
+                behind=support.x - swing.x,
+                stance=self._hip_y + g.foot_spread,
+                front=self._geometry.sole_front,
+                step=(f, period, lift),
+                step_period=g.step_period,
+                longest=g.max_forward * g.step_period,
+            )
+            self.kicking = role == "kick"
+            self.placing = self.placing or role is not None
+            self._period = period
         lead_side = (vl > 0.0) == swing_left and vl != 0.0
         lead_turn = (vt > 0.0) == swing_left and vt != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
@@ -317,7 +338,6 @@ class WalkGenerator:
         self._end = (left_end, right_end)
         support = self.right if swing_left else self.left
         self._support_lift = support.z
-        lift = steps.foot_lift + steps.lift_forward_gain * abs(f) + steps.lift_side_gain * side
         self._lift = lift * (steps.start_lift_share if first else 1.0)
         self._t = 0.0
 
@@ -388,6 +408,9 @@ class WalkGenerator:
 
     def _end_step(self) -> None:
         self.step_count += 1
+        if self.kicking and self.kick is not None:
+            self.kick.landed = True
+            self.kicking = False
         together = self.left.together() and self.right.together()
         stop = self._blocked() or self.target.is_zero
         pending = self.footstep is not None or bool(self.footsteps)

@@ -76,6 +76,8 @@ class LegOdometry:
         self._yaw = 0.0  # heading integrated from the gyroscope
         self._gyro_bias = 0.0
         self._calm = 0
+        #: The soles (left, right) seen from the body, levelled: the last good measurement.
+        self.feet = (Pose2D(), Pose2D())
 
     def reset(self, pose: Pose2D | None = None) -> None:
         """Start again from ``pose`` (the origin by default)."""
@@ -103,6 +105,7 @@ class LegOdometry:
             self._foot(1, position[7:13], roll, pitch),
             self._foot(-1, (position[7], *position[13:18]), roll, pitch),
         )
+        self.feet = feet
         support = 0 if load[0] >= load[1] else 1
         # The heading comes from the gyroscope: a foot that twists on the floor (it does, when
         # stepping sideways) turns the robot without the legs seeing it. Its bias is learned

@@ -90,16 +90,30 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
 }
 
 
-def _parameter(name: str) -> Any:
-    low, high, unit, what = PARAMETER_RANGES[name]
+def range_check(
+    ranges: dict[str, tuple[float, float, str, str]],
+    name: str,
+    error: type[GaitError] = GaitError,
+    source: str = "gait",
+) -> Any:
+    """An attrs validator refusing what is not a number within ``ranges[name]`` (low, high,
+    unit, what it is) with ``error`` naming the key, the value and the range; counts (unit
+    "cycles" or "steps") must be whole."""
+    low, high, unit, what = ranges[name]
 
     def check(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise GaitError(name, value, f"must be a number ({unit}), {what}")
+            raise error(name, value, f"must be a number ({unit}), {what}", source)
         if not (math.isfinite(value) and low <= value <= high):
-            raise GaitError(name, value, f"must be within [{low:g}, {high:g}] {unit} ({what})")
+            raise error(name, value, f"must be within [{low:g}, {high:g}] {unit} ({what})", source)
+        if unit in ("cycles", "steps") and value != int(value):
+            raise error(name, value, f"must be a whole number of {unit}", source)
 
-    return attrs.field(validator=check, converter=_float_or_keep)
+    return check
+
+
+def _parameter(name: str) -> Any:
+    return attrs.field(validator=range_check(PARAMETER_RANGES, name), converter=_float_or_keep)
 
 
 def _float_or_keep(value: Any) -> Any:
@@ -192,22 +206,25 @@ def _known() -> str:
     return ", ".join(PARAMETER_RANGES)
 
 
-def _read_yaml(text: str, source: str) -> dict[str, Any]:
+def read_parameter_yaml(
+    text: str, source: str, error: type[GaitError] = GaitError
+) -> dict[str, Any]:
+    """A parameter file's mapping (empty for an empty file); ``error`` for anything else."""
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        raise GaitError(None, None, f"not valid YAML: {error}", source) from None
+    except yaml.YAMLError as problem:
+        raise error(None, None, f"not valid YAML: {problem}", source) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise GaitError(None, data, "a gait file must be a mapping of parameter to value", source)
+        raise error(None, data, "a parameter file must be a mapping of parameter to value", source)
     return data
 
 
 def shipped_gait_values() -> dict[str, Any]:
     """The shipped defaults (``skills/walk/gait.yaml``) as a mapping."""
     text = resources.files("skills.walk").joinpath("gait.yaml").read_text()
-    return _read_yaml(text, "gait.yaml")
+    return read_parameter_yaml(text, "gait.yaml")
 
 
 def load_gait(path: str | Path | None = None, **overrides: float) -> GaitParameters:
@@ -220,7 +237,7 @@ def load_gait(path: str | Path | None = None, **overrides: float) -> GaitParamet
             text = Path(path).read_text()
         except OSError as error:
             raise GaitError(None, None, f"cannot read: {error}", source) from None
-        user = _read_yaml(text, source)
+        user = read_parameter_yaml(text, source)
         for key in user:
             if key not in PARAMETER_RANGES:
                 raise GaitError(key, user[key], f"unknown parameter (known: {_known()})", source)

@@ -28,6 +28,7 @@ class SoleGeometry:
         self.hip_z = float(hip[2])
         self.sole_height = model.foot.sole_height
         self.heel_rear = model.foot.rear
+        self.sole_front = model.foot.front
         self.heel_inner = model.foot.inner
 
     def pose(

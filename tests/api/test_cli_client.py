@@ -35,6 +35,10 @@ async def test_the_command_line_drives_a_running_daemon(tmp_path):
         assert done.returncode == 0, done.stderr
         assert b"clamped request: +0.150" in done.stdout
         assert sim.body.truth().torso_position[0] > 0.15 and not sim.body.truth().fallen
+        # A ball out of reach: refused with the reason, and nothing moves.
+        done = await _motiond("kick", "0.5", "-0.05", "--api", api)
+        assert done.returncode == 1 and b"refused" in done.stdout, done.stdout
+        assert b"out of reach" in done.stdout
         done = await _motiond("script", str(script), "--api", api)
         assert done.returncode == 0 and b"played" in done.stdout, done.stderr
         done = await _motiond("status", "--once", "--api", api)
@@ -64,6 +68,7 @@ def test_every_client_command_is_registered():
     for words in (
         ["walk", "0.1", "0", "0", "--for", "1"],
         ["move-to", "1", "0", "0"],
+        ["kick", "0.19", "-0.05", "--direction", "20", "--power", "0.5"],
         ["script", "Stand"],
         ["posture", "Sit"],
         ["stop"],

@@ -1,0 +1,118 @@
+"""``motiond bench kick``: the standing kick on a ball that rolls like an SPL ball on turf.
+
+Every figure is naosim's ground truth with the daemon's cycle in lockstep
+(``motiond.kick_trial``), the ball slowed by the turf's 0.35 m/s² (``naosim.turf``):
+
+- ``standing_kick_m``: median ball travel of full-power straight kicks, balls at four places
+  in front of either foot, over seeds (and ``--perturb N`` perturbed NAOs);
+- ``half_power_kick_m``: the same at power 0.5 (must be less: power is monotonic);
+- ``direction_error_deg``: median absolute error of the ball's direction over kicks at
+  -30, 0 and +30 degrees;
+- ``kick_time_s``: median time from the request to the ball's first movement, standing;
+- ``in_walk_kick_m``: median ball travel of in-walk kicks, walking straight at the ball at
+  0.2 and 0.3 m/s, balls in line with either foot; ``in_walk_kicked_pct``: the share of them
+  that made their kick step (not missed), ``in_walk_walked_on_m``: the least distance the
+  robot walked on in the second after the kick;
+- ``falls``: kicks (standing or in-walk) after which the robot lay on the floor.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+from motiond.bench.timing import BenchResult, Goal
+
+#: (ball_x, ball_y) of the straight kicks, m in the robot frame: in front of each foot, nearer
+#: and further.
+STRAIGHT_BALLS = ((0.17, -0.05), (0.19, 0.05), (0.18, -0.05), (0.2, 0.05))
+#: (ball_x, ball_y, direction) of the aimed kicks: the ball where each direction's foot reaches.
+AIMED = ((0.17, -0.03, math.radians(30.0)), (0.17, 0.03, math.radians(-30.0)), (0.19, -0.05, 0.0))
+FAR_BALL = (0.45, -0.05)
+#: (walking speed m/s, ball_x, ball_y) of the in-walk kicks.
+IN_WALK = ((0.2, 0.7, -0.05), (0.2, 0.9, 0.05), (0.3, 0.7, 0.05), (0.3, 0.9, -0.05))
+IN_WALK = (*IN_WALK, (0.25, 1.0, 0.05), (0.15, 0.6, -0.05))
+
+
+def run(quick: bool, perturb: int = 0) -> BenchResult:
+    """Straight kicks at full and half power, aimed kicks, one out of reach."""
+    from motiond.kick_trial import in_walk_trial, kick_trial
+    from motiond.walk_trial import Perturbation
+    from skills.kick import InWalkKick, Kick
+
+    started = time.perf_counter()
+    seeds = range(2 if quick else 5)
+    bodies = [None] + [Perturbation(seed=k + 1) for k in range(perturb)]
+    falls = 0
+    full, half, errors, times = [], [], [], []
+    in_walk, walked_on, made = [], [], 0
+    for body in bodies:
+        for seed in seeds:
+            for x, y in STRAIGHT_BALLS:
+                result = kick_trial(Kick(x, y), seed=seed, perturbation=body)
+                falls += result.fell
+                full.append(result.travel)
+                if result.contact_after is not None:
+                    times.append(result.contact_after)
+            result = kick_trial(Kick(*STRAIGHT_BALLS[0], power=0.5), seed=seed, perturbation=body)
+            falls += result.fell
+            half.append(result.travel)
+            for x, y, direction in AIMED:
+                result = kick_trial(Kick(x, y, direction), seed=seed, perturbation=body)
+                falls += result.fell
+                error = result.direction - direction if result.travel > 0.05 else math.pi
+                errors.append(abs(math.degrees(error)))
+            for speed, x, y in IN_WALK:
+                walked = in_walk_trial(InWalkKick(x, y), speed, seed=seed, perturbation=body)
+                falls += walked.fell
+                made += walked.status.outcome == "kicked"
+                in_walk.append(walked.travel)
+                walked_on.append(walked.walked_after)
+    far = kick_trial(Kick(*FAR_BALL))
+    refused = far.status.outcome == "refused" and far.travel < 0.01
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values) if values else float("inf")
+
+    figures = {
+        "standing_kick_m": median(full),
+        "half_power_kick_m": median(half),
+        "in_walk_kick_m": median(in_walk),
+        "in_walk_kicked_pct": 100.0 * made / len(in_walk),
+        "in_walk_walked_on_m": min(walked_on),
+        "direction_error_deg": median(errors),
+        "kick_time_s": median(times),
+        "falls": float(falls),
+        "out_of_reach_refused": float(refused),
+    }
+    units = {
+        "standing_kick_m": "m",
+        "half_power_kick_m": "m",
+        "in_walk_kick_m": "m",
+        "in_walk_kicked_pct": "%",
+        "in_walk_walked_on_m": "m",
+        "direction_error_deg": "deg",
+        "kick_time_s": "s",
+    }
+    notes = (
+        f"{len(bodies)} bodies ({perturb} perturbed), {len(seeds)} seeds: full power "
+        f"{min(full):.2f}..{max(full):.2f} m, half power {min(half):.2f}..{max(half):.2f} m, "
+        f"direction errors up to {max(errors):.0f} deg",
+        f"in-walk: {min(in_walk):.2f}..{max(in_walk):.2f} m over {len(in_walk)} kicks",
+        f"out of reach ({FAR_BALL[0]} m): {far.status.outcome} ({far.status.reason})",
+        f"wall time {time.perf_counter() - started:.0f} s",
+    )
+    return BenchResult(
+        name="kick",
+        figures=figures,
+        units=units,
+        goals={
+            "standing_kick_m": Goal(3.0, at_least=True),
+            "in_walk_kick_m": Goal(1.5, at_least=True),
+            "direction_error_deg": Goal(10.0),
+            "kick_time_s": Goal(1.5),
+            "falls": Goal(0.0),
+        },
+        notes=notes,
+    )

@@ -1,0 +1,154 @@
+"""Kick trials in physics: naosim with a ball and the daemon's cycle in lockstep.
+
+A trial stands the robot in the walk stand (a Walk in place for 1.5 s, as a behaviour that
+walked up to the ball would leave it), puts the ball at rest at (``ball_x``, ``ball_y``) in
+the robot frame (midway between the ankles, measured by naosim's truth), emits a ``Kick`` above
+the walk and steps until the ball has stopped. An in-walk trial instead walks straight at the
+ball with an ``InWalkKick`` pending and walks on after it. Every figure is ground truth.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from motiond.runtime import Runtime
+from motiond.simulated import start_pose
+from motiond.walk_trial import EMITTER, Perturbation, trial_sim
+from skills.kick import InWalkKick, Kick, KickParameters, KickStatus
+from skills.walk import Walk
+
+#: The kick's priority in trials: above the trial's walk.
+KICK_PRIORITY = 2.0
+_WALK_PRIORITY = 1.0
+_STAND_SECONDS = 1.5
+#: The ball counts as touched once it has moved this far (m).
+_TOUCHED = 0.005
+_BALL_STILL = 0.01  # m/s
+
+
+def _ball_ahead(kick: Any, seed: int, perturbation: Perturbation | None) -> tuple:
+    """A robot standing in the walk stand with the ball at rest at the kick's (ball_x,
+    ball_y): (sim, runtime, behaviour, frame, the ball's start, the robot's heading)."""
+    sim = trial_sim(perturbation=perturbation, seed=seed, ball=True)
+    sim.reset_pose(start_pose("StandInit"))
+    runtime = Runtime()
+    behaviour = runtime.emitter(EMITTER)
+    behaviour.emit(Walk(), priority=_WALK_PRIORITY)
+    frame = sim.first_frame()
+    for _ in range(round(_STAND_SECONDS / runtime.period)):
+        frame = sim.step(runtime.step(frame))
+    truth = sim.truth()
+    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
+    heading = float(truth.torso_rpy[2])
+    c, s = math.cos(heading), math.sin(heading)
+    sim.place_ball(
+        float(middle[0] + c * kick.ball_x - s * kick.ball_y),
+        float(middle[1] + s * kick.ball_x + c * kick.ball_y),
+    )
+    return sim, runtime, behaviour, frame, sim.truth().ball[:2].copy(), heading
+
+
+@attrs.frozen
+class KickResult:
+    """What one kick did (truth)."""
+
+    travel: float  # m, the ball's rest position from where it lay
+    direction: float  # rad, of that displacement (0 straight ahead of the robot)
+    contact_after: float | None  # s from the request to the ball's first movement
+    fell: bool
+    status: KickStatus
+
+
+def kick_trial(
+    kick: Kick,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    params: KickParameters | None = None,
+    max_seconds: float = 14.0,
+) -> KickResult:
+    """Stand, place the ball, kick (with ``params``, else the shipped ones), and wait until
+    the ball stops (or ``max_seconds``)."""
+    sim, runtime, behaviour, frame, start, heading = _ball_ahead(kick, seed, perturbation)
+    if params is not None:
+        runtime.kick.params = params
+    behaviour.emit(kick, priority=KICK_PRIORITY)
+    t0, fell, contact, still = sim.time, False, None, 0
+    previous = start.copy()
+    while sim.time - t0 < max_seconds:
+        frame = sim.step(runtime.step(frame))
+        truth = sim.truth()
+        fell = fell or bool(truth.fallen)
+        ball = truth.ball[:2]
+        if contact is None and float(np.hypot(*(ball - start))) > _TOUCHED:
+            contact = sim.time - t0
+        speed = float(np.hypot(*(ball - previous))) / runtime.period
+        previous = ball.copy()
+        done = not runtime.kick.status().active
+        still = still + 1 if speed < _BALL_STILL else 0
+        if done and still > 10 and (contact is not None or sim.time - t0 > 1.0):
+            break
+    moved = previous - start
+    # In the robot's frame at the kick: 0 is straight ahead.
+    direction = math.atan2(float(moved[1]), float(moved[0])) - heading
+    direction = math.atan2(math.sin(direction), math.cos(direction))
+    return KickResult(float(np.hypot(*moved)), direction, contact, fell, runtime.kick.status())
+
+
+@attrs.frozen
+class InWalkResult:
+    """What one in-walk kick did (truth)."""
+
+    travel: float  # m, the ball's rest position from where it lay
+    direction: float  # rad, of that displacement, from the walking direction
+    fell: bool
+    status: KickStatus
+    #: How far the robot walked on (m) in the second after the kick step landed.
+    walked_after: float
+
+
+def in_walk_trial(
+    kick: InWalkKick,
+    speed: float,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    max_seconds: float = 12.0,
+) -> InWalkResult:
+    """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending, walk on
+    for a second after the kick, then stand until the ball stops (or ``max_seconds``)."""
+    sim, runtime, behaviour, frame, start, heading = _ball_ahead(kick, seed, perturbation)
+    behaviour.emit(Walk(speed, 0.0, 0.0), priority=_WALK_PRIORITY)
+    behaviour.emit(kick, priority=KICK_PRIORITY)
+    t0, fell, still, ended_at, walked, stopped = sim.time, False, 0, None, 0.0, False
+    previous, body = start.copy(), None
+    while sim.time - t0 < max_seconds:
+        frame = sim.step(runtime.step(frame))
+        truth = sim.truth()
+        fell = fell or bool(truth.fallen)
+        ball = truth.ball[:2]
+        speed_now = float(np.hypot(*(ball - previous))) / runtime.period
+        previous = ball.copy()
+        still = still + 1 if speed_now < _BALL_STILL else 0
+        status = runtime.kick.status()
+        if ended_at is None and status.outcome is not None:
+            ended_at, body = sim.time, truth.torso_position[:2].copy()
+        if body is not None and sim.time - ended_at <= 1.0:
+            walked = float(np.hypot(*(truth.torso_position[:2] - body)))
+        elif body is not None and not stopped:
+            # Walked on for a second: stop, before the robot catches up with its own ball.
+            behaviour.emit(Walk(), priority=_WALK_PRIORITY)
+            stopped = True
+        if stopped and still > 10:
+            break
+    moved = previous - start
+    direction = math.atan2(float(moved[1]), float(moved[0])) - heading
+    direction = math.atan2(math.sin(direction), math.cos(direction))
+    return InWalkResult(float(np.hypot(*moved)), direction, fell, runtime.kick.status(), walked)
+
+
+__all__ = ["KICK_PRIORITY", "InWalkResult", "KickResult", "in_walk_trial", "kick_trial"]

@@ -1,0 +1,17 @@
+"""The kick: a standing kick aimed at the ball, as a Director task (``engine``)."""
+
+from skills.kick.motion import KickMotion, KickRefused, plan_kick
+from skills.kick.params import KickParameterError, KickParameters, load_kick_parameters
+from skills.kick.tasks import InWalkKick, Kick, KickStatus
+
+__all__ = [
+    "InWalkKick",
+    "Kick",
+    "KickMotion",
+    "KickParameterError",
+    "KickParameters",
+    "KickRefused",
+    "KickStatus",
+    "load_kick_parameters",
+    "plan_kick",
+]

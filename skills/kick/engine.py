@@ -1,0 +1,186 @@
+"""The kick in the Director: the Kick provider around one :class:`~skills.kick.motion.KickMotion`.
+
+How the kick fits the Director:
+
+- ``Kick`` (every cycle, no Needs) emits ``Legs`` each cycle with the motion's joint targets,
+  the support ankle corrected by the gyro in single support. The arms and head stay free.
+- **Refusal**: a kick out of reach is Done at once without emitting anything (nothing moves);
+  ``KickStatus`` says why.
+- **From a walk**: emitted while the walk steps (above it), the kick first emits ``StopWalk``
+  as its own subtask, which brings the feet together through the walk, then plans from there.
+- **Interruption**: a stronger task (Freeze, fall protection) that takes the legs leaves the
+  kick's ``Legs`` queued; the kick sees that in its next cycle and ends ("interrupted"), so it
+  never resumes a swing from a body that has since moved. Withdrawn mid-kick, its stop
+  provider records the same.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from director import Context, Director, RunReason, RunState
+from lola_io.joints import NUM_JOINTS
+from providers.actuation import JointCommand, Legs, ServoTable
+from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
+from skills.kick.motion import LEG_JOINTS, KickMotion, KickRefused, plan_kick
+from skills.kick.params import KickParameters, load_kick_parameters
+from skills.kick.tasks import Kick, KickStatus
+from skills.walk.tasks import StopWalk
+
+_NEW = (RunReason.NEW_TASK, RunReason.STARTED)
+_ANKLES = {
+    side: (LEG_JOINTS.index(f"{side[0]}AnklePitch"), LEG_JOINTS.index(f"{side[0]}AnkleRoll"))
+    for side in ("L", "R")
+}
+_GYRO_FILTER = 0.8
+
+
+class KickEngine:
+    """The kick skill's state: the motion under way and how the last kick ended."""
+
+    def __init__(self, servos: ServoTable, state: Any, walk: Any, params: KickParameters) -> None:
+        self.params = params
+        self.period = 0.012
+        self._servos, self._state, self._walk = servos, state, walk
+        self.motion: KickMotion | None = None
+        self._task: Kick | None = None
+        self._started_at: float | None = None
+        self._last_now: float | None = None
+        self._emitted = False
+        self._gyro = np.zeros(2)
+        self._status = KickStatus()
+        #: The in-walk kick (``skills.kick.in_walk``), set by ``register_kick``.
+        self.in_walk: InWalkKicks | None = None
+
+    def status(self) -> KickStatus:
+        """The kick state now."""
+        return self._status
+
+    def begin(self, task: Kick) -> str | None:
+        """Take ``task`` on; the refusal's reason, or None."""
+        self._task, self.motion, self._started_at, self._emitted = task, None, None, False
+        try:
+            # Planned now, so that a refusal comes before anything moves.
+            self.motion = self._plan(task)
+        except KickRefused as error:
+            self._end("refused", str(error))
+            return str(error)
+        self._set(phase="settling", foot=self.motion.foot, outcome=None, reason=None)
+        return None
+
+    def _plan(self, task: Kick) -> KickMotion:
+        start = np.array([self._servos.target(i) for i in range(NUM_JOINTS)])
+        return plan_kick(task, self.params, self._walk.base_gait, start, self.period)
+
+    def walk_busy(self, now: float) -> bool:
+        """Whether the walk is stepping (the kick must wait for the feet to come together)."""
+        return not self._walk.standing() and self._walk.driving(now)
+
+    def step(self, ctx: Context) -> None:
+        """One cycle of the kick under way."""
+        now = ctx.now
+        if self._last_now == now:
+            ctx.continue_()
+            return
+        self._last_now = now
+        if self._emitted and ctx.uses(Legs).run_state is RunState.QUEUED:
+            self._end("interrupted", "a stronger task took the legs")
+            ctx.done()
+            return
+        if self._started_at is None:
+            if self.walk_busy(now):
+                self._set(phase="stopping walk")
+                ctx.emit(StopWalk())
+                return
+            # Planned again from where the legs are now commanded (the walk may have moved
+            # them since the request came).
+            try:
+                self.motion = self._plan(self._task)
+            except KickRefused as error:
+                self._end("refused", str(error))
+                ctx.done()
+                return
+            self._started_at = now
+        motion = self.motion
+        k = round((now - self._started_at) / self.period)
+        if k >= motion.cycles:
+            self._end("kicked", None)
+            ctx.done()
+            return
+        q = motion.command(k)
+        self._set(phase=motion.phase(k))
+        gyro = self._state.gyro
+        if math.isfinite(gyro[0]) and math.isfinite(gyro[1]):
+            self._gyro = _GYRO_FILTER * self._gyro + (1.0 - _GYRO_FILTER) * gyro[:2]
+        if motion.single_support(k):
+            pitch, roll = _ANKLES["R" if motion.foot == "left" else "L"]
+            q = q.copy()
+            q[pitch] += self.params.gyro_pitch_ankle * self._gyro[1]
+            q[roll] += self.params.gyro_roll_ankle * self._gyro[0]
+        positions = dict(zip(LEG_JOINTS, q.tolist(), strict=True))
+        ctx.emit(Legs(JointCommand(positions, self.params.stiffness)))
+        self._emitted = True
+
+    def stopped(self) -> None:
+        """The Kick task stopped running (withdrawn, or removed after it ended)."""
+        if self._status.phase != "idle":
+            self._end("interrupted", "the kick was withdrawn")
+
+    def _end(self, outcome: str, reason: str | None) -> None:
+        self.end(outcome, reason, self.motion.foot if self.motion is not None else None)
+        self._task = None
+
+    def end(self, outcome: str, reason: str | None, foot: str | None = None) -> None:
+        """A kick (standing or in-walk) ended: ``outcome`` and why."""
+        kicks = self._status.kicks + (outcome == "kicked")
+        self._status = KickStatus("idle", foot or self._status.foot, outcome, reason, kicks)
+
+    def set_status(self, **changes: Any) -> None:
+        """Change fields of the kick state (an in-walk kick reports through it too)."""
+        self._set(**changes)
+
+    def _set(self, **changes: Any) -> None:
+        s = self._status
+        values = {"phase": s.phase, "foot": s.foot, "outcome": s.outcome, "reason": s.reason}
+        values.update(changes)
+        self._status = KickStatus(kicks=s.kicks, **values)
+
+
+def register_kick(
+    director: Director,
+    servos: ServoTable,
+    state: Any,
+    walk: Any,
+    params: KickParameters | None = None,
+) -> KickEngine:
+    """Register the Kick provider on ``director``; the engine (its state and parameters)."""
+    if params is None:
+        params = load_kick_parameters()
+    engine = KickEngine(servos, state, walk, params)
+
+    def kick(ctx: Context) -> None:
+        task: Kick = ctx.task
+        if ctx.reason in _NEW or task is not engine._task:
+            if ctx.reason is RunReason.STARTED and engine._task is task:
+                # The legs came back after a stronger task had them: never resume a swing.
+                engine._end("interrupted", "a stronger task took the legs")
+                ctx.done()
+                return
+            if engine.begin(task) is not None:
+                ctx.done()
+                return
+        engine.step(ctx)
+
+    def kick_stopped(ctx: Context) -> None:
+        engine.stopped()
+
+    director.provide(Kick, kick, every_cycle=True, name="Kick")
+    director.provide(Kick, kick_stopped, kind="stop", name="Kick.stop")
+    engine.in_walk = register_in_walk_kick(director, engine, walk)
+    return engine
+
+
+__all__ = ["KickEngine", "register_kick"]

@@ -1,0 +1,351 @@
+"""One standing kick's motion: the legs' joint targets, a cycle at a time.
+
+The kick (rUNSWift's lean, lift, kick, unlean, with B-Human's and NaoTH's adaptation to the
+ball) is planned as foot offsets in the walk's upright hip frame (``skills.walk.soles``):
+
+1. **settle**: from the commanded legs to the walk stand, in joint space;
+2. **shift**: the centre of mass over the support foot's ankle;
+3. **wind**: the kicking foot lifted and drawn back, turned towards the kick's direction;
+4. **swing**: along a curve through the contact point, where the foot's front meets the ball
+   at ``contact_height`` moving in the kick's direction; its speed is set by power;
+5. **hold**, **retract** over the stand place, **lower**, and **return** the weight.
+
+**Balance from the model.** Every cycle the torso's shift over the support foot is solved so
+that the model's centre of mass (``NaoKinematics``, from the leg angles the IK gives) sits
+``com_ahead`` in front of the support ankle: the swinging leg moves the centre of mass by
+centimetres, and without the shift the support ankle's servo sags under the offset load.
+
+**Timing from the joints.** The swing is sampled along its curve and timed so that the
+fastest joint moves at the power's ``swing_speed``; the NAO's joints then stay coordinated
+(a swing timed in space asks joints for more than they have, the safety stage clips them one
+by one, and the sole pitches into the floor).
+
+**Servo feed-forward.** A NAO servo is a position loop with a delay: commanded a fast path it
+lags by a tenth of a second and cuts the swing short. The commands lead the plan by the
+actuation delay and add ``servo_velocity_lead`` × rate and ``servo_accel_lead`` ×
+acceleration (the damping and inertia over the servo's gain), so the foot follows the path.
+
+Samples are solved as they are needed (a few cycles ahead, for the feed-forward), so starting
+a kick costs one cycle a few milliseconds, not the whole plan.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from providers.model import load_nao_model, nao_kinematics, nao_leg_ik
+from providers.model.transforms import rotation_z
+from skills.kick.params import KickParameters
+from skills.kick.tasks import Kick
+from skills.walk.params import GaitParameters
+from skills.walk.soles import SoleGeometry
+
+#: The legs' joints in the order the motion's arrays use (LoLA order).
+LEG_JOINTS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
+LEG_INDEX = tuple(JOINT_INDEX[name] for name in LEG_JOINTS)
+BALL_RADIUS = 0.05
+_SWING_SAMPLES = 24
+_COM_ITERATIONS = 3
+# A sole this close (m) to its target has reached it.
+_REACHED = 0.02
+
+
+class KickRefused(ValueError):
+    """The kick cannot be made as asked; the message says why."""
+
+
+def minimum_jerk(s: float) -> float:
+    """The minimum-jerk share at ``s`` in [0, 1] (zero speed and acceleration at both ends)."""
+    s = min(1.0, max(0.0, s))
+    return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)
+
+
+def plan_kick(
+    kick: Kick,
+    params: KickParameters,
+    gait: GaitParameters,
+    start: np.ndarray,
+    period: float = 0.012,
+) -> KickMotion:
+    """The kick's motion with the foot asked for; with "auto", the foot on the ball's side
+    if it reaches, else the other. Raises :class:`KickRefused` (the first foot's reason)."""
+    if kick.foot != "auto":
+        return KickMotion(kick, kick.foot, params, gait, start, period)
+    first, second = ("left", "right") if kick.ball_y >= 0.0 else ("right", "left")
+    try:
+        return KickMotion(kick, first, params, gait, start, period)
+    except KickRefused as refusal:
+        try:
+            return KickMotion(kick, second, params, gait, start, period)
+        except KickRefused:
+            raise refusal from None
+
+
+class KickMotion:
+    """One kick with ``foot`` ("left" or "right") from ``start`` (the 25 commanded joint
+    angles) to the walk stand of ``gait``.
+
+    Raises :class:`KickRefused` when the ball is out of reach or a pose of the kick cannot be
+    reached; then nothing has moved.
+    """
+
+    def __init__(
+        self,
+        kick: Kick,
+        foot: str,
+        params: KickParameters,
+        gait: GaitParameters,
+        start: np.ndarray,
+        period: float = 0.012,
+    ) -> None:
+        if foot not in ("left", "right"):
+            raise ValueError(f"foot must be 'left' or 'right', got {foot!r}")
+        self.kick, self.params, self.gait, self.period = kick, params, gait, period
+        self.foot = foot
+        self._side = 1.0 if self.foot == "left" else -1.0
+        self._geo = SoleGeometry()
+        self._ik = nao_leg_ik()
+        self._kin = nao_kinematics()
+        self._body = np.array(start, dtype=float)
+        self._body[~np.isfinite(self._body)] = 0.0
+        self._stance = self._geo.hip_y + gait.foot_spread
+        self._shift = np.array([gait.com_offset, 0.0])
+        self._last_shift = self._shift.copy()
+        self._foot_box = load_nao_model().foot
+        p = params
+        self._check_reach()
+        self._plan_path()
+
+        stand_q = self._solve_stand()
+        start_legs = self._body[list(LEG_INDEX)]
+        settle = float(np.max(np.abs(stand_q - start_legs))) / p.settle_speed
+        self._start_legs, self._stand_q = start_legs, stand_q
+        self._stand_com = self._com_in_support(stand_q)
+        durations = (
+            ("settling", max(settle, 2.0 * period)),
+            ("shifting", p.shift_duration),
+            ("winding", p.wind_duration),
+            ("swinging", self._swing_time),
+            ("holding", p.hold_duration),
+            ("retracting", p.retract_duration),
+            ("lowering", p.lower_duration),
+            ("returning", p.shift_duration),
+        )
+        self._phases = []
+        t = 0.0
+        for name, duration in durations:
+            self._phases.append((name, t, t + duration))
+            t += duration
+        self.duration = t
+        self.cycles = math.ceil(t / period) + 1
+        swing = self._phases[3]
+        #: When the foot is planned to meet the ball (s after the start).
+        self.contact_time = swing[1] + float(np.interp(0.5, self._swing_s, self._swing_t))
+        self._samples: list[np.ndarray] = []
+
+    # -- what the engine asks each cycle --------------------------------------------------
+
+    def phase(self, k: int) -> str:
+        """The phase of cycle ``k`` (the last phase's after its end)."""
+        return self._phase_span(k * self.period)[0]
+
+    def single_support(self, k: int) -> bool:
+        """Whether cycle ``k`` stands on the support foot alone."""
+        return self.phase(k) in ("winding", "swinging", "holding", "retracting", "lowering")
+
+    def command(self, k: int) -> np.ndarray:
+        """The leg joint targets (``LEG_JOINTS`` order) to send at cycle ``k``: the plan
+        ``servo_delay`` cycles ahead, with the servo feed-forward."""
+        p = self.params
+        j = k + int(p.servo_delay)
+        q_prev, q, q_next = self.planned(j - 1), self.planned(j), self.planned(j + 1)
+        dt = self.period
+        rate = (q_next - q_prev) / (2.0 * dt)
+        accel = (q_next - 2.0 * q + q_prev) / (dt * dt)
+        return q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
+
+    def planned(self, k: int) -> np.ndarray:
+        """The planned leg angles at cycle ``k`` (the first before 0, the last after the end)."""
+        k = min(max(k, 0), self.cycles - 1)
+        while len(self._samples) <= k:
+            self._samples.append(self._sample(len(self._samples) * self.period))
+        return self._samples[k]
+
+    # -- the plan ------------------------------------------------------------------------
+
+    def _check_reach(self) -> None:
+        p, kick = self.params, self.kick
+        if abs(kick.direction) > p.max_direction:
+            raise KickRefused(
+                f"direction {math.degrees(kick.direction):.0f} deg is beyond the kick's "
+                f"±{math.degrees(p.max_direction):.0f} deg"
+            )
+        self._ball = np.array([kick.ball_x, kick.ball_y - self._side * self._stance])
+
+    def _lateral(self, y: float) -> float:
+        """How far ``y`` (m, off the kicking foot's place) is outward, away from the support."""
+        return self._side * y
+
+    def _plan_path(self) -> None:
+        """The swing's curve (wind-up W, contact C, follow-through F) and its timing."""
+        p, theta = self.params, self.kick.direction
+        u = np.array([math.cos(theta), math.sin(theta)])
+        contact = self._ball - (BALL_RADIUS - p.penetration + self._foot_box.front) * u
+        outward = self._lateral(contact[1])
+        if not (p.min_contact_x <= contact[0] <= p.max_contact_x) or not (
+            -p.max_inward <= outward <= p.max_outward
+        ):
+            raise KickRefused(
+                f"ball ({self.kick.ball_x:.2f}, {self.kick.ball_y:+.2f}) m kicked at "
+                f"{math.degrees(theta):.0f} deg is out of reach of the {self.foot} foot: it "
+                f"would meet the ball {contact[0]:.2f} m ahead and {outward:+.2f} m outward of "
+                f"its place, where it reaches {p.min_contact_x:.2f} to {p.max_contact_x:.2f} m "
+                f"ahead and {-p.max_inward:+.2f} to {p.max_outward:+.2f} m outward"
+            )
+        # Drawn back along the direction, as far sideways as the foot reaches.
+        back = contact - (float(contact[0]) + p.wind_back) / max(u[0], 0.5) * u
+        wind_out = min(max(self._lateral(back[1]), -p.max_inward), p.wind_outward)
+        back[1] = self._side * wind_out
+        self._yaw = theta
+        self._w = np.array([*back, p.wind_height])
+        self._c = np.array([*contact, p.contact_height])
+        self._f = np.array([*(contact + p.follow_through * u), p.follow_height])
+        # A quadratic Bezier through C at s = 0.5.
+        self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
+        support = self._shift_for_single_support()
+        s_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
+        angles = []
+        for s in s_grid:
+            q, ok = self._solve(support, self._swing_point(s), self._yaw)
+            if not ok:
+                x, y, z = self._swing_point(s)
+                raise KickRefused(
+                    f"the {self.foot} foot cannot reach ({x:.2f}, {y:.2f}, {z:.2f}) m of the swing"
+                )
+            angles.append(q)
+        step = np.max(np.abs(np.diff(np.array(angles), axis=0)), axis=1)
+        speed = p.swing_speed_at(self.kick.power)
+        self._swing_s = s_grid
+        self._swing_t = np.concatenate([[0.0], np.cumsum(step / speed)])
+        self._swing_time = float(self._swing_t[-1])
+        self._check_feet_apart()
+
+    def _check_feet_apart(self) -> None:
+        foot = self._foot_box
+        gap = 2.0 * self._stance - 2.0 * foot.inner
+        for s in np.linspace(0.0, 1.0, 21):
+            x, y, _ = self._swing_point(s)
+            if x < foot.front + foot.rear and -self._lateral(y) > gap - 0.01:
+                raise KickRefused(f"the {self.foot} foot would hit the support foot")
+
+    def _swing_point(self, s: float) -> np.ndarray:
+        return (1 - s) ** 2 * self._w + 2 * (1 - s) * s * self._control + s * s * self._f
+
+    def _shift_for_single_support(self) -> np.ndarray:
+        """The torso shift that puts the centre of mass over the support ankle, wound up."""
+        target = np.array([self.params.com_ahead, 0.0])
+        shift = np.array([self.gait.com_offset, -self._side * self._stance])
+        for _ in range(2 * _COM_ITERATIONS):
+            q, _ = self._solve(shift, self._w, self._yaw)
+            shift = shift - (self._com_in_support(q) - target)
+        return shift
+
+    def _foot_at(self, t: float) -> tuple[float, np.ndarray, float]:
+        """(weight share on the support foot, kicking foot offset (x, y, z), its yaw) at t."""
+        p = self.params
+        name, start, end = self._phase_span(t)
+        k = minimum_jerk((t - start) / (end - start)) if end > start else 1.0
+        zero = np.zeros(3)
+        if name in ("settling", "shifting"):
+            return (k if name == "shifting" else 0.0), zero, 0.0
+        if name == "winding":
+            return 1.0, self._w * k, self._yaw * k
+        if name == "swinging":
+            s = float(np.interp(t - start, self._swing_t, self._swing_s))
+            return 1.0, self._swing_point(s), self._yaw
+        if name == "holding":
+            return 1.0, self._f, self._yaw
+        over = np.array([0.0, 0.0, p.retract_height])
+        if name == "retracting":
+            return 1.0, self._f + (over - self._f) * k, self._yaw * (1.0 - k)
+        if name == "lowering":
+            return 1.0, over * (1.0 - k), 0.0
+        if name == "returning":
+            return 1.0 - k, zero, 0.0
+        return 0.0, zero, 0.0
+
+    def _phase_span(self, t: float) -> tuple[str, float, float]:
+        for span in self._phases:
+            if t < span[2]:
+                return span
+        return self._phases[-1]
+
+    def _sample(self, t: float) -> np.ndarray:
+        name, start, end = self._phase_span(t)
+        if name == "settling":
+            k = minimum_jerk((t - start) / (end - start))
+            return self._start_legs + (self._stand_q - self._start_legs) * k
+        weight, foot, yaw = self._foot_at(t)
+        want = (1.0 - weight) * self._stand_com + weight * np.array([self.params.com_ahead, 0.0])
+        shift, q = self._last_shift, self._stand_q
+        for _ in range(_COM_ITERATIONS):
+            q, _ = self._solve(shift, foot, yaw)
+            shift = shift - (self._com_in_support(q) - want)
+        self._last_shift = shift
+        return q
+
+    def _solve_stand(self) -> np.ndarray:
+        q, ok = self._solve(self._shift, np.zeros(3), 0.0)
+        if not ok:
+            raise KickRefused("the walk stand cannot be reached with this gait")
+        return q
+
+    def _solve(self, shift: np.ndarray, foot: np.ndarray, yaw: float) -> tuple[np.ndarray, bool]:
+        """Leg angles for the torso shifted by ``shift`` (x, y; m) and the kicking foot at
+        ``foot`` (x, y, z) off its stand place, turned by ``yaw``: all in the frame of the
+        ground the support foot stands on.
+
+        The NAO turns a foot only through the hip yaw-pitch both legs share, which turns both
+        feet, mirrored, against the torso. With the support foot held by the ground the torso
+        turns instead: by half the kicking foot's turn, the other half being the foot's own.
+        """
+        g, geo, s = self.gait, self._geo, self._side
+        c, n = math.cos(-0.5 * yaw), math.sin(-0.5 * yaw)
+        poses = []
+        for stance, (x, y, z), turn in (
+            (-s * self._stance, (-shift[0], -shift[1], 0.0), -0.5 * yaw),
+            (s * self._stance, (foot[0] - shift[0], foot[1] - shift[1], foot[2]), 0.5 * yaw),
+        ):
+            # The foot's place in the torso's turned frame.
+            px, py = c * x - n * (y + stance), n * x + c * (y + stance)
+            pose = geo.pose(
+                px, py - stance, 0.0, z, stance=stance, hip_height=g.hip_height, lean=g.torso_lean
+            )
+            if turn:
+                pose[:3, :3] = pose[:3, :3] @ rotation_z(turn)
+            poses.append(pose)
+        support, kicking = poses
+        left, right = (kicking, support) if s > 0 else (support, kicking)
+        solution = self._ik.solve(left, right, left_weight=0.5, refine=False)
+        q = np.array([*solution.left, *solution.right[1:]])
+        # Reached: both soles where they were asked to be (a sole turned a little by the shared
+        # hip yaw-pitch, or pitched by an ankle at its limit while drawn back, still kicks).
+        reached = True
+        legs = (("left", solution.left, left), ("right", solution.right, right))
+        for side, angles, target in legs:
+            error = self._ik.forward(side, angles)[:3, 3] - target[:3, 3]
+            reached = reached and float(error @ error) < _REACHED * _REACHED
+        return q, reached
+
+    def _com_in_support(self, legs: np.ndarray) -> np.ndarray:
+        """The model's centre of mass (x, y) in the support sole's frame."""
+        body = self._body.copy()
+        body[list(LEG_INDEX)] = legs
+        com = self._kin.center_of_mass(body)
+        left, right = self._kin.sole_poses(body)
+        sole = right if self._side > 0 else left
+        local = sole[:3, :3].T @ (com - sole[:3, 3])
+        return local[:2]

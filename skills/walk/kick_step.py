@@ -1,0 +1,133 @@
+"""In-walk kicks: a step of the walk whose swing goes through the ball (the in-walk kicks of
+B-Human and HTWK, in their simplest form).
+
+A kick request (:class:`KickStep`) rides on the walk while the behaviour walks towards the
+ball; the engine keeps the ball's position from each sole current (odometry). At the start
+of every step the generator asks :func:`plan_step` what this step should be:
+
+- **the kick step**, when the swing foot is the kicking foot and the ball lies in its path:
+  the step is as long as it takes for the swing to be at mid-stride (its fastest, the sole
+  lifted to ``contact_height``) as its front reaches the ball (at most ``max_length``: a
+  ball further than that puts it is met a little after mid-stride), and its period is
+  ``period_share`` of the gait's;
+- **the placing step**, the step before: its length (from a share of the walk's own step to
+  its longest) puts the support foot of the kick step where a kick step of the preferred
+  length meets the ball; a ball further away is walked to with ordinary steps first. The
+  placing step's reach and the kick step's together are wider than two steps of the walk, so
+  a ball walked at comes in reach of one of them;
+- an ordinary step otherwise.
+
+Feet frames here are the walk's: x forward along the foot, y left, both feet parallel.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+#: The ball's radius, m (SPL ball).
+BALL_RADIUS = 0.05
+#: The shortest step (share of the walk's own) the walk takes to line up a kick.
+_SHORTEST = 0.4
+#: A kick step at its longest meets a ball this far (m) short of its landing, or nearer.
+_PAST_MID = 0.03
+
+
+@attrs.define
+class KickStep:
+    """A kick the walk is to make with a step (its state, shared by the walk and the kick)."""
+
+    #: The kicking foot: True left, False right, None whichever the ball is in line with.
+    left: bool | None
+    #: Share of the gait's step period the kick step takes (1: the gait's own period).
+    period_share: float
+    #: The kick step's preferred and longest length (m, from the support foot to where the
+    #: swing foot lands).
+    length: float
+    max_length: float
+    #: The shortest kick step the placing aims for (m).
+    min_length: float
+    #: Sole height at mid-stride, where the foot meets the ball (m).
+    contact_height: float
+    #: How far into the ball the swing is aimed (m).
+    penetration: float
+    #: Largest sideways offset (m) of the ball from the kicking foot's line.
+    max_offset: float
+    #: The ball (x, y) from the left sole and from the right sole, m (set every cycle).
+    ball: dict[bool, tuple[float, float]] = attrs.field(factory=dict)
+    #: The kick step has begun (it cannot be taken back), and has landed.
+    made: bool = False
+    landed: bool = False
+
+
+def in_line(kick: KickStep, swing_left: bool, stance: float) -> bool:
+    """Whether the ball lies in the path of ``swing_left``'s foot (seen from the other)."""
+    if (kick.left is not None and kick.left != swing_left) or (not swing_left) not in kick.ball:
+        return False
+    _, y = kick.ball[not swing_left]
+    line = (1.0 if swing_left else -1.0) * 2.0 * stance
+    return abs(y - line) <= kick.max_offset
+
+
+def _reach(kick: KickStep, front: float) -> float:
+    """How far behind the ball's centre the swing sole is when its front meets the ball."""
+    return BALL_RADIUS - kick.penetration + front
+
+
+def placing_length(
+    kick: KickStep, swing_left: bool, front: float, length: float, longest: float
+) -> float | None:
+    """The length of the step before the kick (``swing_left`` lands as the kick's support)
+    that gets the ball in reach of the kick step after it; None while the ball is too far
+    for that. ``length``: the walk's own step now; ``longest``: its longest."""
+    # Seen from the foot that will kick (it supports now), the ball is ``ahead`` of where the
+    # swing sole meets it. The placing foot lands ``L`` ahead; the kick step then starts ``L``
+    # behind it and meets the ball at mid-stride when its own length is 2 (ahead - L) + L.
+    # L aims that at the preferred length, but is never cut below a share of the walk's step
+    # (stopping short would throw the body forwards) nor made longer than its longest.
+    x, _ = kick.ball[not swing_left]
+    ahead = x - _reach(kick, front)
+    longest = max(length, longest)
+    if ahead - longest > kick.max_length - _PAST_MID:
+        return None
+    return min(max(2.0 * ahead - kick.length, _SHORTEST * length), longest)
+
+
+def shape_step(
+    kick: KickStep,
+    swing_left: bool,
+    *,
+    behind: float,
+    stance: float,
+    front: float,
+    step: tuple[float, float, float],
+    step_period: float,
+    longest: float,
+) -> tuple[float, float, float, str | None]:
+    """The step about to begin, shaped for ``kick``: (length, period, lift, role), role
+    "kick" for the kick step, "placing" for the step before it, None for an ordinary step
+    (``step``, the walk's own (length, period, lift), unchanged).
+
+    ``behind``: how far the swing foot starts behind the support foot (m); ``stance``: each
+    foot's place off the hip centre (m); ``front``: the sole's front ahead of the ankle (m);
+    ``longest``: the walk's longest step (m).
+    """
+    length, period, lift = step
+    if kick.made or not kick.ball:
+        return length, period, lift, None
+    if in_line(kick, swing_left, stance):
+        ahead = kick.ball[not swing_left][0] - _reach(kick, front)
+        # A swing from ``behind`` the support foot to ``length`` ahead of it is at
+        # mid-stride, its fastest, at (length - behind) / 2: there it meets the ball. A ball
+        # further than the longest kick step puts there is met a little after mid-stride.
+        if 0.0 < ahead <= kick.max_length - _PAST_MID:
+            kick_step = min(max(2.0 * ahead + behind, kick.min_length), kick.max_length)
+            kick.made = True
+            return kick_step, step_period * kick.period_share, kick.contact_height, "kick"
+    kicker = not swing_left
+    # The ball in line with the supporting foot: land this one where that foot's next swing
+    # meets it.
+    if kick.left in (None, kicker) and abs(kick.ball.get(kicker, (0.0, 1.0))[1]) <= kick.max_offset:
+        placing = placing_length(kick, swing_left, front, length, longest)
+        if placing is not None:
+            return placing, period, lift, "placing"
+    return length, period, lift, None

@@ -1,0 +1,106 @@
+"""The in-walk kick: the step shaping on ideal feet (property) and the kick in naosim."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from motiond.kick_trial import in_walk_trial
+from skills.kick import InWalkKick, load_kick_parameters
+from skills.kick.in_walk import kick_step as make_kick_step
+from skills.walk.kick_step import BALL_RADIUS, KickStep, shape_step
+
+PARAMS = load_kick_parameters()
+FRONT, STANCE, PERIOD, LONGEST = 0.11, 0.05, 0.19, 0.066
+
+
+def kick_step(left: bool | None = None) -> KickStep:
+    return make_kick_step(PARAMS, left)
+
+
+def walk_at(kick: KickStep, distance: float, offset: float, f: float, kicker_left: bool):
+    """Walk ideal steps of ``f`` at a ball ``distance`` ahead of the feet (in line with the
+    kicker, ``offset`` off it) until the kick step; (the kick step's shape, where the swing
+    sole is at mid-stride, where it lands) or None if the ball was passed."""
+    # Feet on the ground: x along the walk; both start side by side at 0.
+    x = {True: 0.0, False: 0.0}
+    ball_y = {True: STANCE, False: -STANCE}[kicker_left] + offset
+    swing_left = not kicker_left  # the other foot steps first
+    for _ in range(1000):
+        support = not swing_left
+        for foot in (True, False):
+            kick.ball[foot] = (distance - x[foot], ball_y - (STANCE if foot else -STANCE))
+        behind = x[support] - x[swing_left]
+        length, period, lift, role = shape_step(
+            kick,
+            swing_left,
+            behind=behind,
+            stance=STANCE,
+            front=FRONT,
+            step=(f, PERIOD, 0.03),
+            step_period=PERIOD,
+            longest=LONGEST,
+        )
+        if role == "kick":
+            mid = x[support] + (length - behind) / 2.0
+            return length, period, lift, mid, x[support] + length
+        x[swing_left] = x[support] + length
+        if x[swing_left] - FRONT > distance:
+            return None
+        swing_left = not swing_left
+    return None
+
+
+@given(
+    st.floats(0.3, 1.5),
+    st.floats(0.015, LONGEST),
+    st.floats(-0.025, 0.025),
+    st.booleans(),
+)
+def test_a_ball_walked_at_in_line_with_a_foot_is_kicked_at_mid_stride(distance, f, offset, left):
+    kick = kick_step()
+    shaped = walk_at(kick, distance, offset, f, left)
+    assert shaped is not None, "the walk passed the ball without a kick step"
+    length, period, lift, mid, landing = shaped
+    p = PARAMS
+    assert p.in_walk_min_length - 1e-9 <= length <= p.in_walk_max_length + 1e-9
+    assert period == pytest.approx(PERIOD * p.in_walk_period)
+    assert lift == p.contact_height
+    assert kick.made
+    # The swing sole where its front meets the ball (less the penetration): at mid-stride,
+    # or, for a kick step at its longest, a little after it (never past its landing).
+    contact = distance - BALL_RADIUS + p.penetration - FRONT
+    if length < p.in_walk_max_length - 1e-9 and length > p.in_walk_min_length + 1e-9:
+        assert mid == pytest.approx(contact, abs=1e-6)
+    assert mid - 0.03 <= contact <= landing - 0.02
+
+
+def test_a_ball_off_every_line_is_never_kicked():
+    kick = kick_step()
+    assert walk_at(kick, 0.8, 0.05, 0.05, True) is None
+    assert not kick.made
+
+
+def test_a_foot_asked_for_is_the_one_that_kicks():
+    kick = kick_step(left=True)
+    assert walk_at(kick, 0.8, 0.0, 0.05, False) is None  # in line with the right foot only
+    kick = kick_step(left=True)
+    assert walk_at(kick, 0.8, 0.0, 0.05, True) is not None
+
+
+def test_an_in_walk_kick_in_naosim_kicks_and_walks_on():
+    result = in_walk_trial(InWalkKick(0.8, -0.05), 0.2)
+    assert result.status.outcome == "kicked" and result.status.foot == "right"
+    assert not result.fell
+    assert result.travel > 0.3
+    assert abs(math.degrees(result.direction)) < 10.0
+    assert result.walked_after > 0.1
+
+
+def test_a_ball_between_the_feet_is_missed_and_the_walk_goes_on():
+    result = in_walk_trial(InWalkKick(0.6, 0.0), 0.15, max_seconds=8.0)
+    assert result.status.outcome == "missed"
+    assert not result.fell

@@ -1,0 +1,115 @@
+"""The kick's motion, checked on the model: reach, balance, contact, and where it starts and
+ends (no physics: tests/kick/test_kick_sim.py kicks in naosim)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from motiond.simulated import start_pose
+from providers.model import load_nao_model, nao_kinematics
+from skills.kick import Kick, KickRefused, load_kick_parameters, plan_kick
+from skills.kick.motion import BALL_RADIUS, LEG_INDEX, LEG_JOINTS
+from skills.walk.params import load_gait
+
+PARAMS = load_kick_parameters()
+GAIT = load_gait()
+START = start_pose("StandInit")
+MODEL = load_nao_model()
+KIN = nao_kinematics()
+
+
+def body(motion, k: int) -> np.ndarray:
+    q = START.copy()
+    q[list(LEG_INDEX)] = motion.planned(k)
+    return q
+
+
+def test_a_straight_kick_meets_the_ball_with_the_front_of_the_foot():
+    motion = plan_kick(Kick(0.19, -0.05), PARAMS, GAIT, START)
+    assert motion.foot == "right"
+    k = round(motion.contact_time / motion.period)
+    assert motion.phase(k) == "swinging"
+    left, right = KIN.sole_poses(body(motion, k))
+    # In the support sole's frame, where the ground stays put.
+    local = np.linalg.inv(left) @ right
+    stand_left, stand_right = KIN.sole_poses(body(motion, 0))
+    place = (np.linalg.inv(stand_left) @ stand_right)[:3, 3]
+    toe = local[:3, 3] + local[:3, 0] * MODEL.foot.front - place
+    # The toe meets the ball's back (less the planned penetration), in line with its centre.
+    assert toe[0] == pytest.approx(0.19 - BALL_RADIUS + PARAMS.penetration, abs=0.01)
+    assert abs(toe[1]) < 0.01
+    # At ball height, with the sole level.
+    assert local[2, 3] == pytest.approx(PARAMS.contact_height, abs=0.01)
+    assert abs(math.asin(local[0, 2])) < 0.1
+
+
+def test_the_kick_starts_where_the_legs_are_and_ends_in_the_walk_stand():
+    motion = plan_kick(Kick(0.19, 0.05), PARAMS, GAIT, START)
+    assert motion.foot == "left"
+    np.testing.assert_allclose(motion.planned(0), START[list(LEG_INDEX)], atol=1e-9)
+    end = motion.planned(motion.cycles - 1)
+    walk_stand = plan_kick(Kick(0.19, -0.05), PARAMS, GAIT, START)._stand_q
+    np.testing.assert_allclose(end, walk_stand, atol=1e-3)
+
+
+@settings(max_examples=12)
+@given(
+    st.floats(0.16, 0.21),
+    st.floats(-0.07, 0.07),
+    st.sampled_from([-0.5, 0.0, 0.5]),
+    st.floats(0.0, 1.0),
+)
+def test_planned_kicks_keep_the_centre_of_mass_over_the_support_foot(x, y, direction, power):
+    try:
+        motion = plan_kick(Kick(x, y, direction, power), PARAMS, GAIT, START)
+    except KickRefused:
+        return
+    lower = np.array([MODEL.joints[n].lower for n in LEG_JOINTS])
+    upper = np.array([MODEL.joints[n].upper for n in LEG_JOINTS])
+    for k in range(motion.cycles):
+        q = motion.command(k)
+        assert np.all(np.isfinite(q))
+        if not motion.single_support(k):
+            continue
+        planned = motion.planned(k)
+        assert np.all(planned >= lower - 1e-6) and np.all(planned <= upper + 1e-6)
+        left, right = KIN.sole_poses(body(motion, k))
+        support = right if motion.foot == "left" else left
+        com = KIN.center_of_mass(body(motion, k))
+        local = support[:3, :3].T @ (com - support[:3, 3])
+        # Inside the sole box with a margin of 2 cm.
+        assert -MODEL.foot.rear + 0.02 < local[0] < MODEL.foot.front - 0.02
+        assert abs(local[1]) < MODEL.foot.inner - 0.01
+
+
+@pytest.mark.parametrize(
+    ("kick", "words"),
+    [
+        (Kick(0.45, -0.05), "0.45, -0.05\\) m kicked at 0 deg is out of reach"),
+        (Kick(0.05, -0.05), "out of reach"),
+        (Kick(0.19, -0.25), "out of reach"),
+        (Kick(0.19, -0.05, 1.2), "direction 69 deg is beyond the kick's ±34 deg"),
+        (Kick(0.19, 0.3, foot="right"), "out of reach of the right foot"),
+    ],
+)
+def test_balls_out_of_reach_are_refused_with_the_reason(kick, words):
+    with pytest.raises(KickRefused, match=words):
+        plan_kick(kick, PARAMS, GAIT, START)
+
+
+def test_auto_takes_the_foot_on_the_balls_side():
+    assert plan_kick(Kick(0.18, -0.05), PARAMS, GAIT, START).foot == "right"
+    assert plan_kick(Kick(0.18, 0.06), PARAMS, GAIT, START).foot == "left"
+    # Aimed 30 degrees left from in front of the right foot: the right foot, swinging inwards.
+    assert plan_kick(Kick(0.17, -0.03, math.radians(30.0)), PARAMS, GAIT, START).foot == "right"
+
+
+def test_power_sets_the_swing_speed():
+    slow = plan_kick(Kick(0.19, -0.05, power=0.2), PARAMS, GAIT, START)
+    fast = plan_kick(Kick(0.19, -0.05, power=1.0), PARAMS, GAIT, START)
+    assert fast.contact_time < slow.contact_time
