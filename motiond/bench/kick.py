@@ -28,7 +28,7 @@ from motiond.bench.timing import BenchResult, Goal
 #: and further.
 STRAIGHT_BALLS = ((0.17, -0.05), (0.19, 0.05), (0.18, -0.05), (0.2, 0.05))
 #: (ball_x, ball_y, direction) of the aimed kicks: the ball where each direction's foot reaches.
-AIMED = ((0.17, -0.03, math.radians(30.0)), (0.17, 0.03, math.radians(-30.0)), (0.19, -0.05, 0.0))
+AIMED = ((0.17, 0.0, math.radians(30.0)), (0.17, 0.0, math.radians(-30.0)), (0.19, -0.05, 0.0))
 FAR_BALL = (0.45, -0.05)
 #: (walking speed m/s, ball_x, ball_y) of the in-walk kicks.
 IN_WALK = ((0.2, 0.7, -0.05), (0.2, 0.9, 0.05), (0.3, 0.7, 0.05), (0.3, 0.9, -0.05))

@@ -36,6 +36,8 @@ _ANKLES = {
     for side in ("L", "R")
 }
 _GYRO_FILTER = 0.8
+# Swing samples solved per cycle (about 0.3 ms each): the swing is timed long before it begins.
+_SAMPLES_PER_CYCLE = 3
 
 
 class KickEngine:
@@ -105,6 +107,7 @@ class KickEngine:
                 return
             self._started_at = now
         motion = self.motion
+        motion.prepare(_SAMPLES_PER_CYCLE)
         k = round((now - self._started_at) / self.period)
         if k >= motion.cycles:
             self._end("kicked", None)

@@ -15,8 +15,9 @@ that the model's centre of mass (``NaoKinematics``, from the leg angles the IK g
 ``com_ahead`` in front of the support ankle: the swinging leg moves the centre of mass by
 centimetres, and without the shift the support ankle's servo sags under the offset load.
 
-**Timing from the joints.** The swing is sampled along its curve and timed so that the
-fastest joint moves at the power's ``swing_speed``; the NAO's joints then stay coordinated
+**Timing from the joints.** The swing is sampled along its curve (a few samples a cycle,
+before the swing begins) and timed so that the fastest joint moves at the power's
+``swing_speed``; the NAO's joints then stay coordinated
 (a swing timed in space asks joints for more than they have, the safety stage clips them one
 by one, and the sole pitches into the floor).
 
@@ -26,7 +27,7 @@ actuation delay and add ``servo_velocity_lead`` × rate and ``servo_accel_lead``
 acceleration (the damping and inertia over the servo's gain), so the foot follows the path.
 
 Samples are solved as they are needed (a few cycles ahead, for the feed-forward), so starting
-a kick costs one cycle a few milliseconds, not the whole plan.
+a kick costs one cycle a few milliseconds (the reach checks), not the whole plan.
 """
 
 from __future__ import annotations
@@ -51,6 +52,9 @@ _SWING_SAMPLES = 24
 _COM_ITERATIONS = 3
 # A sole this close (m) to its target has reached it.
 _REACHED = 0.02
+# The kicking foot's turn is corrected to within this (rad), in at most this many solutions.
+_YAW_TOLERANCE = 0.005
+_YAW_ITERATIONS = 4
 
 
 class KickRefused(ValueError):
@@ -114,6 +118,7 @@ class KickMotion:
         self._stance = self._geo.hip_y + gait.foot_spread
         self._shift = np.array([gait.com_offset, 0.0])
         self._last_shift = self._shift.copy()
+        self._torso_yaw: float | None = None  # the last sample's, to start from
         self._foot_box = load_nao_model().foot
         p = params
         self._check_reach()
@@ -124,27 +129,65 @@ class KickMotion:
         settle = float(np.max(np.abs(stand_q - start_legs))) / p.settle_speed
         self._start_legs, self._stand_q = start_legs, stand_q
         self._stand_com = self._com_in_support(stand_q)
-        durations = (
+        self._phases: list[tuple[str, float, float]] = []
+        self._append_phases(
             ("settling", max(settle, 2.0 * period)),
             ("shifting", p.shift_duration),
             ("winding", p.wind_duration),
-            ("swinging", self._swing_time),
-            ("holding", p.hold_duration),
-            ("retracting", p.retract_duration),
-            ("lowering", p.lower_duration),
-            ("returning", p.shift_duration),
         )
-        self._phases = []
-        t = 0.0
+        self._samples: list[np.ndarray] = []
+
+    def _append_phases(self, *durations: tuple[str, float]) -> None:
+        t = self._phases[-1][2] if self._phases else 0.0
         for name, duration in durations:
             self._phases.append((name, t, t + duration))
             t += duration
-        self.duration = t
-        self.cycles = math.ceil(t / period) + 1
+
+    # -- planned a few samples a cycle ----------------------------------------------------
+
+    def prepare(self, samples: int) -> None:
+        """Solve up to ``samples`` more of the swing's timing samples (the engine asks each
+        cycle, so no cycle pays for the whole swing; the swing is timed before it begins)."""
+        grid = self._swing_grid
+        while samples > 0 and len(self._swing_angles) < len(grid):
+            s = grid[len(self._swing_angles)]
+            # Timing needs the joints' travel, not the foot's exact turn.
+            q, _ = self._solve(self._single_shift, self._swing_point(s), self._yaw, exact=False)
+            self._swing_angles.append(q)
+            samples -= 1
+        if len(self._swing_angles) == len(grid) and self._swing_t is None:
+            step = np.max(np.abs(np.diff(np.array(self._swing_angles), axis=0)), axis=1)
+            speed = self.params.swing_speed_at(self.kick.power)
+            self._swing_t = np.concatenate([[0.0], np.cumsum(step / speed)])
+            p = self.params
+            self._append_phases(
+                ("swinging", float(self._swing_t[-1])),
+                ("holding", p.hold_duration),
+                ("retracting", p.retract_duration),
+                ("lowering", p.lower_duration),
+                ("returning", p.shift_duration),
+            )
+
+    def _timed(self) -> None:
+        self.prepare(len(self._swing_grid))
+
+    @property
+    def duration(self) -> float:
+        """The whole kick's duration, s."""
+        self._timed()
+        return self._phases[-1][2]
+
+    @property
+    def cycles(self) -> int:
+        """The kick's length in cycles."""
+        return math.ceil(self.duration / self.period) + 1
+
+    @property
+    def contact_time(self) -> float:
+        """When the foot is planned to meet the ball (s after the start)."""
+        self._timed()
         swing = self._phases[3]
-        #: When the foot is planned to meet the ball (s after the start).
-        self.contact_time = swing[1] + float(np.interp(0.5, self._swing_s, self._swing_t))
-        self._samples: list[np.ndarray] = []
+        return swing[1] + float(np.interp(0.5, self._swing_grid, self._swing_t))
 
     # -- what the engine asks each cycle --------------------------------------------------
 
@@ -205,33 +248,40 @@ class KickMotion:
                 f"its place, where it reaches {p.min_contact_x:.2f} to {p.max_contact_x:.2f} m "
                 f"ahead and {-p.max_inward:+.2f} to {p.max_outward:+.2f} m outward"
             )
-        # Drawn back along the direction, as far sideways as the foot reaches.
-        back = contact - (float(contact[0]) + p.wind_back) / max(u[0], 0.5) * u
-        wind_out = min(max(self._lateral(back[1]), -p.max_inward), p.wind_outward)
-        back[1] = self._side * wind_out
+        # Drawn back along the direction, to wind_back behind the stand place, and through
+        # the contact on along it: the foot meets the ball moving in the kick's direction.
+        # Sideways both ends stay where the foot reaches.
+        back = self._along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
+        on = self._along(contact, u, p.follow_through)
         self._yaw = theta
-        self._w = np.array([*back, p.wind_height])
+        self._w = np.array([*(contact - back * u), p.wind_height])
         self._c = np.array([*contact, p.contact_height])
-        self._f = np.array([*(contact + p.follow_through * u), p.follow_height])
+        self._f = np.array([*(contact + on * u), p.follow_height])
         # A quadratic Bezier through C at s = 0.5.
         self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
-        support = self._shift_for_single_support()
-        s_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
-        angles = []
-        for s in s_grid:
-            q, ok = self._solve(support, self._swing_point(s), self._yaw)
+        self._single_shift = self._shift_for_single_support()
+        for point in (self._w, self._c, self._f):
+            _, ok = self._solve(self._single_shift, point, self._yaw, exact=False)
             if not ok:
-                x, y, z = self._swing_point(s)
+                x, y, z = point
                 raise KickRefused(
                     f"the {self.foot} foot cannot reach ({x:.2f}, {y:.2f}, {z:.2f}) m of the swing"
                 )
-            angles.append(q)
-        step = np.max(np.abs(np.diff(np.array(angles), axis=0)), axis=1)
-        speed = p.swing_speed_at(self.kick.power)
-        self._swing_s = s_grid
-        self._swing_t = np.concatenate([[0.0], np.cumsum(step / speed)])
-        self._swing_time = float(self._swing_t[-1])
         self._check_feet_apart()
+        self._swing_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
+        self._swing_angles: list[np.ndarray] = []
+        self._swing_t: np.ndarray | None = None
+
+    def _along(self, start: np.ndarray, u: np.ndarray, length: float) -> float:
+        """``length``, cut so that ``start`` + ``length`` ``u`` stays between the foot's
+        inward and outward reach."""
+        p = self.params
+        sideways = self._lateral(float(u[1]))
+        if sideways > 0.0:
+            length = min(length, (p.max_outward - self._lateral(float(start[1]))) / sideways)
+        elif sideways < 0.0:
+            length = min(length, (p.max_inward + self._lateral(float(start[1]))) / -sideways)
+        return max(length, 0.0)
 
     def _check_feet_apart(self) -> None:
         foot = self._foot_box
@@ -264,7 +314,7 @@ class KickMotion:
         if name == "winding":
             return 1.0, self._w * k, self._yaw * k
         if name == "swinging":
-            s = float(np.interp(t - start, self._swing_t, self._swing_s))
+            s = float(np.interp(t - start, self._swing_t, self._swing_grid))
             return 1.0, self._swing_point(s), self._yaw
         if name == "holding":
             return 1.0, self._f, self._yaw
@@ -278,6 +328,8 @@ class KickMotion:
         return 0.0, zero, 0.0
 
     def _phase_span(self, t: float) -> tuple[str, float, float]:
+        if t >= self._phases[-1][2]:
+            self._timed()
         for span in self._phases:
             if t < span[2]:
                 return span
@@ -303,21 +355,42 @@ class KickMotion:
             raise KickRefused("the walk stand cannot be reached with this gait")
         return q
 
-    def _solve(self, shift: np.ndarray, foot: np.ndarray, yaw: float) -> tuple[np.ndarray, bool]:
+    def _solve(
+        self, shift: np.ndarray, foot: np.ndarray, yaw: float, *, exact: bool = True
+    ) -> tuple[np.ndarray, bool]:
         """Leg angles for the torso shifted by ``shift`` (x, y; m) and the kicking foot at
         ``foot`` (x, y, z) off its stand place, turned by ``yaw``: all in the frame of the
         ground the support foot stands on.
 
         The NAO turns a foot only through the hip yaw-pitch both legs share, which turns both
         feet, mirrored, against the torso. With the support foot held by the ground the torso
-        turns instead: by half the kicking foot's turn, the other half being the foot's own.
+        turns instead, by about half the kicking foot's turn. The support foot is given its
+        pose exactly (the hip yaw-pitch is its); the torso's turn is corrected until the
+        kicking foot's, which follows from it, is ``yaw`` (``exact``; else the first guess).
         """
+        torso = self._torso_yaw if self._torso_yaw is not None else 0.5 * yaw
+        for _ in range(_YAW_ITERATIONS if exact else 1):
+            q, reached, turned = self._solve_turned(shift, foot, yaw, torso)
+            error = turned - yaw
+            if abs(error) < _YAW_TOLERANCE:
+                break
+            # The kicking foot turns about twice as far as the torso.
+            torso -= 0.5 * error
+        if exact:
+            self._torso_yaw = torso
+        return q, reached
+
+    def _solve_turned(
+        self, shift: np.ndarray, foot: np.ndarray, yaw: float, torso: float
+    ) -> tuple[np.ndarray, bool, float]:
+        """Leg angles with the torso turned by ``torso`` (rad, on the ground), whether both
+        soles are where asked, and how far the kicking foot is turned from the support."""
         g, geo, s = self.gait, self._geo, self._side
-        c, n = math.cos(-0.5 * yaw), math.sin(-0.5 * yaw)
+        c, n = math.cos(-torso), math.sin(-torso)
         poses = []
         for stance, (x, y, z), turn in (
-            (-s * self._stance, (-shift[0], -shift[1], 0.0), -0.5 * yaw),
-            (s * self._stance, (foot[0] - shift[0], foot[1] - shift[1], foot[2]), 0.5 * yaw),
+            (-s * self._stance, (-shift[0], -shift[1], 0.0), -torso),
+            (s * self._stance, (foot[0] - shift[0], foot[1] - shift[1], foot[2]), yaw - torso),
         ):
             # The foot's place in the torso's turned frame.
             px, py = c * x - n * (y + stance), n * x + c * (y + stance)
@@ -329,16 +402,23 @@ class KickMotion:
             poses.append(pose)
         support, kicking = poses
         left, right = (kicking, support) if s > 0 else (support, kicking)
-        solution = self._ik.solve(left, right, left_weight=0.5, refine=False)
+        # The support foot owns the shared hip yaw-pitch: the kicking foot's yaw gives way.
+        solution = self._ik.solve(left, right, left_weight=0.0 if s > 0 else 1.0, refine=False)
         q = np.array([*solution.left, *solution.right[1:]])
-        # Reached: both soles where they were asked to be (a sole turned a little by the shared
-        # hip yaw-pitch, or pitched by an ankle at its limit while drawn back, still kicks).
+        # Reached: both soles where they were asked to be (a sole pitched by an ankle at its
+        # limit while drawn back still kicks).
         reached = True
-        legs = (("left", solution.left, left), ("right", solution.right, right))
-        for side, angles, target in legs:
-            error = self._ik.forward(side, angles)[:3, 3] - target[:3, 3]
+        soles = {}
+        for side, angles, target in (
+            ("left", solution.left, left),
+            ("right", solution.right, right),
+        ):
+            soles[side] = self._ik.forward(side, angles)
+            error = soles[side][:3, 3] - target[:3, 3]
             reached = reached and float(error @ error) < _REACHED * _REACHED
-        return q, reached
+        kicked, held = (soles["left"], soles["right"]) if s > 0 else (soles["right"], soles["left"])
+        relative = held[:3, :3].T @ kicked[:3, :3]
+        return q, reached, math.atan2(relative[1, 0], relative[0, 0])
 
     def _com_in_support(self, legs: np.ndarray) -> np.ndarray:
         """The model's centre of mass (x, y) in the support sole's frame."""

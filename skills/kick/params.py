@@ -30,7 +30,6 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "wind_duration": (0.1, 1.5, "s", "lift the kicking foot and draw it back"),
     "wind_back": (0.0, 0.15, "m", "kicking foot drawn back behind its stand place"),
     "wind_height": (0.01, 0.1, "m", "sole height when drawn back"),
-    "wind_outward": (0.0, 0.1, "m", "farthest outward the foot is drawn back"),
     "contact_height": (0.02, 0.08, "m", "sole height where the foot meets the ball"),
     "penetration": (0.0, 0.06, "m", "swing aimed this far into the ball"),
     "follow_through": (0.0, 0.12, "m", "swing goes on this far past the contact"),
@@ -94,7 +93,6 @@ class KickParameters:
     wind_duration: float = _parameter("wind_duration")
     wind_back: float = _parameter("wind_back")
     wind_height: float = _parameter("wind_height")
-    wind_outward: float = _parameter("wind_outward")
     contact_height: float = _parameter("contact_height")
     penetration: float = _parameter("penetration")
     follow_through: float = _parameter("follow_through")
