@@ -19,6 +19,7 @@ from motiond.runtime import Runtime
 from motiond.simulated import start_pose
 from motiond.walk_trial import EMITTER, Perturbation, trial_sim
 from skills.kick import InWalkKick, Kick, KickParameters, KickStatus
+from skills.safety.fall import FallPhase
 from skills.walk import Walk
 
 #: The kick's priority in trials: above the trial's walk.
@@ -61,6 +62,8 @@ class KickResult:
     contact_after: float | None  # s from the request to the ball's first movement
     fell: bool
     status: KickStatus
+    #: Whether the fall detector left "upright" at any time (a false alarm if not ``fell``).
+    alarmed: bool
 
 
 def kick_trial(
@@ -77,12 +80,13 @@ def kick_trial(
     if params is not None:
         runtime.kick.params = params
     behaviour.emit(kick, priority=KICK_PRIORITY)
-    t0, fell, contact, still = sim.time, False, None, 0
+    t0, fell, contact, still, alarmed = sim.time, False, None, 0, False
     previous = start.copy()
     while sim.time - t0 < max_seconds:
         frame = sim.step(runtime.step(frame))
         truth = sim.truth()
         fell = fell or bool(truth.fallen)
+        alarmed = alarmed or runtime.state.fall.phase is not FallPhase.UPRIGHT
         ball = truth.ball[:2]
         if contact is None and float(np.hypot(*(ball - start))) > _TOUCHED:
             contact = sim.time - t0
@@ -96,7 +100,9 @@ def kick_trial(
     # In the robot's frame at the kick: 0 is straight ahead.
     direction = math.atan2(float(moved[1]), float(moved[0])) - heading
     direction = math.atan2(math.sin(direction), math.cos(direction))
-    return KickResult(float(np.hypot(*moved)), direction, contact, fell, runtime.kick.status())
+    return KickResult(
+        float(np.hypot(*moved)), direction, contact, fell, runtime.kick.status(), alarmed
+    )
 
 
 @attrs.frozen
@@ -107,6 +113,8 @@ class InWalkResult:
     direction: float  # rad, of that displacement, from the walking direction
     fell: bool
     status: KickStatus
+    #: Whether the fall detector left "upright" at any time (a false alarm if not ``fell``).
+    alarmed: bool
     #: How far the robot walked on (m) in the second after the kick step landed.
     walked_after: float
 
@@ -125,11 +133,13 @@ def in_walk_trial(
     behaviour.emit(Walk(speed, 0.0, 0.0), priority=_WALK_PRIORITY)
     behaviour.emit(kick, priority=KICK_PRIORITY)
     t0, fell, still, ended_at, walked, stopped = sim.time, False, 0, None, 0.0, False
+    alarmed = False
     previous, body = start.copy(), None
     while sim.time - t0 < max_seconds:
         frame = sim.step(runtime.step(frame))
         truth = sim.truth()
         fell = fell or bool(truth.fallen)
+        alarmed = alarmed or runtime.state.fall.phase is not FallPhase.UPRIGHT
         ball = truth.ball[:2]
         speed_now = float(np.hypot(*(ball - previous))) / runtime.period
         previous = ball.copy()
@@ -148,7 +158,9 @@ def in_walk_trial(
     moved = previous - start
     direction = math.atan2(float(moved[1]), float(moved[0])) - heading
     direction = math.atan2(math.sin(direction), math.cos(direction))
-    return InWalkResult(float(np.hypot(*moved)), direction, fell, runtime.kick.status(), walked)
+    return InWalkResult(
+        float(np.hypot(*moved)), direction, fell, runtime.kick.status(), alarmed, walked
+    )
 
 
 __all__ = ["KICK_PRIORITY", "InWalkResult", "KickResult", "in_walk_trial", "kick_trial"]
