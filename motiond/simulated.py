@@ -83,6 +83,7 @@ async def simulated_daemon(
     api_timeout: float = 1.0,
     render: str | Path | None = None,
     render_every: int = 25,
+    ball: bool = False,
 ) -> AsyncIterator[SimulatedDaemon]:
     """naosim reset to shipped script ``start``'s posture (or to naosim's ``scenario``:
     standing, front, back, sitting, as ``motiond sim --start`` does), and the daemon's cycle
@@ -93,13 +94,13 @@ async def simulated_daemon(
     caller keeps the robot stiff from its first frame. With ``api_path`` the behaviour API
     is served there too (``api_timeout``: the clients' liveness timeout, wall seconds). With
     ``render`` a picture every ``render_every`` cycles goes into that directory (when MuJoCo
-    can render; see ``naosim.render``).
-    Leaving the block stops all of them.
+    can render; see ``naosim.render``). With ``ball`` naosim has an SPL ball (1 m ahead;
+    ``body.place_ball`` moves it). Leaving the block stops all of them.
     """
     runtime = runtime if runtime is not None else Runtime()
     with tempfile.TemporaryDirectory(prefix="motiond-", dir="/tmp") as socket_dir:
         path = str(Path(socket_dir) / "lola.sock")
-        with NaoSimBody(seed=seed) as body, contextlib.ExitStack() as logs:
+        with NaoSimBody(seed=seed, ball=ball) as body, contextlib.ExitStack() as logs:
             if scenario is not None:
                 body.reset(scenario)
             else:

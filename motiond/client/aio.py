@@ -35,7 +35,7 @@ from motiond.api.protocol import (
     plain,
     unpack_body,
 )
-from motiond.client.verbs import NaoqiVerbs
+from motiond.client.verbs import MOVE_TYPES, NaoqiVerbs
 
 #: States a subscriber may leave unread before older ones are dropped.
 SUBSCRIBER_BACKLOG = 16
@@ -206,16 +206,23 @@ class Robot(NaoqiVerbs):
         timeout: float | None = None,
     ) -> dict[str, Any]:
         """Kick the ball at (``ball_x``, ``ball_y``) (m, robot frame) towards ``direction``
-        (rad) with ``power`` (0..1) and ``foot`` (a ``Kick``, standing; it stops this client's
-        walk first if one steps). With ``in_walk`` an ``InWalkKick`` (straight, no power):
-        keep a walk towards the ball emitted meanwhile. Returns the state's ``kick`` once the
-        kick has ended: its ``outcome`` is kicked, refused (``reason`` says why),
-        interrupted or missed. ``timeout`` (s of wall time) raises trio.TooSlowError."""
+        (rad) with ``power`` (0..1) and ``foot`` (a ``Kick``, standing: this client's walk is
+        withdrawn and the feet come together first). With ``in_walk`` an ``InWalkKick``
+        (straight, no power): keep a walk towards the ball emitted meanwhile. Returns the
+        state's ``kick`` once the kick has ended: its ``outcome`` is kicked, refused
+        (``reason`` says why), interrupted or missed. ``timeout`` (s of wall time) raises
+        trio.TooSlowError."""
         name = "InWalkKick" if in_walk else "Kick"
         fields: dict[str, Any] = {"ball_x": ball_x, "ball_y": ball_y, "foot": foot}
         if not in_walk:
             fields.update(direction=direction, power=power)
         await self.withdraw(name)  # a fresh emission: the same kick again kicks again
+        if not in_walk:
+            # This client's walk holds the legs at the same priority (the incumbent wins
+            # ties): withdrawn, the walk brings the feet together and the kick takes over.
+            for move in MOVE_TYPES:
+                if move in self.emitted:
+                    await self.withdraw(move)
         cycle = await self.emit(name, **fields)
         with trio.fail_after(math.inf if timeout is None else timeout):
             while True:

@@ -10,7 +10,9 @@ How the kick fits the Director:
   as its own subtask, which brings the feet together through the walk, then plans from there.
 - **Interruption**: a stronger task (Freeze, fall protection) that takes the legs leaves the
   kick's ``Legs`` queued; the kick sees that in its next cycle and ends ("interrupted"), so it
-  never resumes a swing from a body that has since moved. Withdrawn mid-kick, its stop
+  never resumes a swing from a body that has since moved. A kick that never had the legs (a
+  task at its priority or above holds them) waits for them, asking to hold them where they
+  are, and plans from there once it gets them. Withdrawn mid-kick, its stop
   provider records the same.
 """
 
@@ -25,7 +27,7 @@ from director import Context, Director, RunReason, RunState
 from lola_io.joints import NUM_JOINTS
 from providers.actuation import JointCommand, Legs, ServoTable
 from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
-from skills.kick.motion import LEG_JOINTS, KickMotion, KickRefused, plan_kick
+from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickRefused, plan_kick
 from skills.kick.params import KickParameters, load_kick_parameters
 from skills.kick.tasks import Kick, KickStatus
 from skills.walk.tasks import StopWalk
@@ -52,6 +54,7 @@ class KickEngine:
         self._started_at: float | None = None
         self._last_now: float | None = None
         self._emitted = False
+        self._granted = False
         self._gyro = np.zeros(2)
         self._status = KickStatus()
         #: The in-walk kick (``skills.kick.in_walk``), set by ``register_kick``.
@@ -64,6 +67,7 @@ class KickEngine:
     def begin(self, task: Kick) -> str | None:
         """Take ``task`` on; the refusal's reason, or None."""
         self._task, self.motion, self._started_at, self._emitted = task, None, None, False
+        self._granted = False
         try:
             # Planned now, so that a refusal comes before anything moves.
             self.motion = self._plan(task)
@@ -88,10 +92,21 @@ class KickEngine:
             ctx.continue_()
             return
         self._last_now = now
-        if self._emitted and ctx.uses(Legs).run_state is RunState.QUEUED:
-            self._end("interrupted", "a stronger task took the legs")
-            ctx.done()
+        legs = ctx.uses(Legs).run_state if self._emitted else None
+        if legs is RunState.QUEUED:
+            if self._granted:
+                self._end("interrupted", "a stronger task took the legs")
+                ctx.done()
+                return
+            # Never had them: a task at this priority or above holds the legs. Ask to hold
+            # them where they are, and plan from there once they come.
+            self._started_at = None
+            self._set(phase="waiting for the legs")
+            here = [self._servos.target(i) for i in LEG_INDEX]
+            ctx.emit(Legs(JointCommand(dict(zip(LEG_JOINTS, here, strict=True)), 1.0)))
             return
+        if legs is RunState.RUNNING:
+            self._granted = True
         if self._started_at is None:
             if self.walk_busy(now):
                 self._set(phase="stopping walk")

@@ -1,7 +1,8 @@
 """One standing kick's motion: the legs' joint targets, a cycle at a time.
 
 The kick (rUNSWift's lean, lift, kick, unlean, with B-Human's and NaoTH's adaptation to the
-ball) is planned as foot offsets in the walk's upright hip frame (``skills.walk.soles``):
+ball) is planned as foot offsets in the frame of the ground under the support foot, through
+the walk's sole geometry (``skills.walk.soles``):
 
 1. **settle**: from the commanded legs to the walk stand, in joint space;
 2. **shift**: the centre of mass over the support foot's ankle;
@@ -41,13 +42,13 @@ from providers.model import load_nao_model, nao_kinematics, nao_leg_ik
 from providers.model.transforms import rotation_z
 from skills.kick.params import KickParameters
 from skills.kick.tasks import Kick
+from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import GaitParameters
 from skills.walk.soles import SoleGeometry
 
 #: The legs' joints in the order the motion's arrays use (LoLA order).
 LEG_JOINTS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
 LEG_INDEX = tuple(JOINT_INDEX[name] for name in LEG_JOINTS)
-BALL_RADIUS = 0.05
 _SWING_SAMPLES = 24
 _COM_ITERATIONS = 3
 # A sole this close (m) to its target has reached it.

@@ -288,3 +288,27 @@ async def test_a_move_ends_reached_replaced_or_killed(tmp_path):
         with pytest.raises(trio.TooSlowError):
             await robot.move_to(1.0, 0.0, 0.0, timeout=2.0)
         sim.body.lift(None)
+
+
+async def test_a_client_kicks_the_ball_over_the_socket(tmp_path):
+    path = str(tmp_path / "api.sock")
+    async with (
+        simulated_daemon(start="StandInit", api_path=path, ball=True) as sim,
+        connect(path) as robot,
+    ):
+        await robot.move(0.0, 0.0, 0.0)  # the walk stand
+        await robot.wait_robot_time(1.0)
+        truth = sim.body.truth()
+        middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
+        sim.body.place_ball(middle[0] + 0.19, middle[1] - 0.05)
+        start = sim.body.truth().ball[:2].copy()
+        refused = await robot.kick(0.45, -0.05, timeout=30.0)
+        assert refused["outcome"] == "refused" and "out of reach" in refused["reason"]
+        assert np.allclose(sim.body.truth().ball[:2], start, atol=0.002)
+        kicked = await robot.kick(0.19, -0.05, timeout=60.0)
+        assert kicked["outcome"] == "kicked" and kicked["foot"] == "right"
+        assert kicked["kicks"] == 1
+        await robot.wait_robot_time(1.0)
+        moved = sim.body.truth().ball[:2] - start
+        assert moved[0] > 0.2 and abs(moved[1]) < 0.1
+        assert not sim.body.truth().fallen
