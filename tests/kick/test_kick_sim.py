@@ -111,3 +111,23 @@ def test_a_kick_asked_for_while_walking_stops_the_walk_first():
     assert "swinging" in phases
     assert rig.runtime.kick.status().outcome == "kicked"
     assert not rig.fell
+
+
+def test_fall_protection_takes_the_body_from_a_kick_pushed_over():
+    rig = Rig()
+    rig.sim.place_ball(rig.middle[0] + 0.19, rig.middle[1] - 0.05)
+    rig.behaviour.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
+    rig.run(3.0, until=lambda: rig.runtime.kick.status().phase == "winding")
+    # On one foot, shoved hard towards the lifted one.
+    rig.sim.push((0.0, -70.0, 0.0), 0.1)
+    seen = set()
+
+    def watch():
+        seen.add(rig.runtime.state.fall.phase.value)
+        return False
+
+    rig.run(1.5, until=watch)
+    assert rig.fell, "the push was meant to topple the robot"
+    assert "falling" in seen
+    status = rig.runtime.kick.status()
+    assert status.outcome == "interrupted" and not status.active
