@@ -53,6 +53,34 @@ def _ball_ahead(kick: Any, seed: int, perturbation: Perturbation | None) -> tupl
     return sim, runtime, behaviour, frame, sim.truth().ball[:2].copy(), heading
 
 
+def _travel(moved: np.ndarray, heading: float) -> tuple[float, float]:
+    """The ball's travel (m) and its direction (rad) in the robot's frame at the kick."""
+    direction = math.atan2(float(moved[1]), float(moved[0])) - heading
+    return float(np.hypot(*moved)), math.atan2(math.sin(direction), math.cos(direction))
+
+
+class _Watch:
+    """Steps a trial a cycle at a time and keeps what every trial reports."""
+
+    def __init__(self, sim: Any, runtime: Runtime, frame: Any, ball: np.ndarray) -> None:
+        self.sim, self.runtime, self.frame = sim, runtime, frame
+        self.fell = self.alarmed = False
+        self.ball = ball.copy()
+        self.still = 0  # cycles the ball has not moved
+        self.truth = sim.truth()
+
+    def step(self) -> None:
+        self.frame = self.sim.step(self.runtime.step(self.frame))
+        self.truth = truth = self.sim.truth()
+        self.fell = self.fell or bool(truth.fallen)
+        upright = self.runtime.state.fall.phase is FallPhase.UPRIGHT
+        self.alarmed = self.alarmed or not upright
+        ball = truth.ball[:2].copy()
+        speed = float(np.hypot(*(ball - self.ball))) / self.runtime.period
+        self.ball = ball
+        self.still = self.still + 1 if speed < _BALL_STILL else 0
+
+
 @attrs.frozen
 class KickResult:
     """What one kick did (truth)."""
@@ -80,29 +108,17 @@ def kick_trial(
     if params is not None:
         runtime.kick.params = params
     behaviour.emit(kick, priority=KICK_PRIORITY)
-    t0, fell, contact, still, alarmed = sim.time, False, None, 0, False
-    previous = start.copy()
+    t0, contact = sim.time, None
+    watch = _Watch(sim, runtime, frame, start)
     while sim.time - t0 < max_seconds:
-        frame = sim.step(runtime.step(frame))
-        truth = sim.truth()
-        fell = fell or bool(truth.fallen)
-        alarmed = alarmed or runtime.state.fall.phase is not FallPhase.UPRIGHT
-        ball = truth.ball[:2]
-        if contact is None and float(np.hypot(*(ball - start))) > _TOUCHED:
+        watch.step()
+        if contact is None and float(np.hypot(*(watch.ball - start))) > _TOUCHED:
             contact = sim.time - t0
-        speed = float(np.hypot(*(ball - previous))) / runtime.period
-        previous = ball.copy()
         done = not runtime.kick.status().active
-        still = still + 1 if speed < _BALL_STILL else 0
-        if done and still > 10 and (contact is not None or sim.time - t0 > 1.0):
+        if done and watch.still > 10 and (contact is not None or sim.time - t0 > 1.0):
             break
-    moved = previous - start
-    # In the robot's frame at the kick: 0 is straight ahead.
-    direction = math.atan2(float(moved[1]), float(moved[0])) - heading
-    direction = math.atan2(math.sin(direction), math.cos(direction))
-    return KickResult(
-        float(np.hypot(*moved)), direction, contact, fell, runtime.kick.status(), alarmed
-    )
+    travel, direction = _travel(watch.ball - start, heading)
+    return KickResult(travel, direction, contact, watch.fell, runtime.kick.status(), watch.alarmed)
 
 
 @attrs.frozen
@@ -132,35 +148,23 @@ def in_walk_trial(
     sim, runtime, behaviour, frame, start, heading = _ball_ahead(kick, seed, perturbation)
     behaviour.emit(Walk(speed, 0.0, 0.0), priority=_WALK_PRIORITY)
     behaviour.emit(kick, priority=KICK_PRIORITY)
-    t0, fell, still, ended_at, walked, stopped = sim.time, False, 0, None, 0.0, False
-    alarmed = False
-    previous, body = start.copy(), None
+    ended_at, walked, stopped, body = None, 0.0, False, None
+    watch = _Watch(sim, runtime, frame, start)
+    t0 = sim.time
     while sim.time - t0 < max_seconds:
-        frame = sim.step(runtime.step(frame))
-        truth = sim.truth()
-        fell = fell or bool(truth.fallen)
-        alarmed = alarmed or runtime.state.fall.phase is not FallPhase.UPRIGHT
-        ball = truth.ball[:2]
-        speed_now = float(np.hypot(*(ball - previous))) / runtime.period
-        previous = ball.copy()
-        still = still + 1 if speed_now < _BALL_STILL else 0
-        status = runtime.kick.status()
-        if ended_at is None and status.outcome is not None:
-            ended_at, body = sim.time, truth.torso_position[:2].copy()
+        watch.step()
+        if ended_at is None and runtime.kick.status().outcome is not None:
+            ended_at, body = sim.time, watch.truth.torso_position[:2].copy()
         if body is not None and sim.time - ended_at <= 1.0:
-            walked = float(np.hypot(*(truth.torso_position[:2] - body)))
+            walked = float(np.hypot(*(watch.truth.torso_position[:2] - body)))
         elif body is not None and not stopped:
             # Walked on for a second: stop, before the robot catches up with its own ball.
             behaviour.emit(Walk(), priority=_WALK_PRIORITY)
             stopped = True
-        if stopped and still > 10:
+        if stopped and watch.still > 10:
             break
-    moved = previous - start
-    direction = math.atan2(float(moved[1]), float(moved[0])) - heading
-    direction = math.atan2(math.sin(direction), math.cos(direction))
-    return InWalkResult(
-        float(np.hypot(*moved)), direction, fell, runtime.kick.status(), alarmed, walked
-    )
+    travel, direction = _travel(watch.ball - start, heading)
+    return InWalkResult(travel, direction, watch.fell, runtime.kick.status(), watch.alarmed, walked)
 
 
 __all__ = ["KICK_PRIORITY", "InWalkResult", "KickResult", "in_walk_trial", "kick_trial"]

@@ -56,6 +56,9 @@ _REACHED = 0.02
 # The kicking foot's turn is corrected to within this (rad), in at most this many solutions.
 _YAW_TOLERANCE = 0.005
 _YAW_ITERATIONS = 4
+# The wind-up keeps the kicking knee bent at least this much (rad), drawing back less by steps.
+_MIN_KNEE = 0.5
+_WIND_STEP = 0.01
 
 
 class KickRefused(ValueError):
@@ -255,9 +258,19 @@ class KickMotion:
         back = self._along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
         on = self._along(contact, u, p.follow_through)
         self._yaw = theta
-        self._w = np.array([*(contact - back * u), p.wind_height])
         self._c = np.array([*contact, p.contact_height])
         self._f = np.array([*(contact + on * u), p.follow_height])
+        # Drawn back no further than a bent knee allows: at a straight knee the leg's solution
+        # flips between branches on the last bit of a float (the foot turned 30 degrees, the
+        # swing began from either, and one fell).
+        knee = LEG_JOINTS.index(f"{self.foot[0].upper()}KneePitch")
+        while True:
+            self._w = np.array([*(contact - back * u), p.wind_height])
+            shift = self._shift_for_single_support(exact=False)
+            q, _ = self._solve(shift, self._w, theta, exact=False)
+            if q[knee] >= _MIN_KNEE or back <= _WIND_STEP:
+                break
+            back -= _WIND_STEP
         # A quadratic Bezier through C at s = 0.5.
         self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
         self._single_shift = self._shift_for_single_support()
@@ -295,12 +308,12 @@ class KickMotion:
     def _swing_point(self, s: float) -> np.ndarray:
         return (1 - s) ** 2 * self._w + 2 * (1 - s) * s * self._control + s * s * self._f
 
-    def _shift_for_single_support(self) -> np.ndarray:
+    def _shift_for_single_support(self, *, exact: bool = True) -> np.ndarray:
         """The torso shift that puts the centre of mass over the support ankle, wound up."""
         target = np.array([self.params.com_ahead, 0.0])
         shift = np.array([self.gait.com_offset, -self._side * self._stance])
-        for _ in range(2 * _COM_ITERATIONS):
-            q, _ = self._solve(shift, self._w, self._yaw)
+        for _ in range(2 * _COM_ITERATIONS if exact else _COM_ITERATIONS):
+            q, _ = self._solve(shift, self._w, self._yaw, exact=exact)
             shift = shift - (self._com_in_support(q) - target)
         return shift
 
