@@ -20,6 +20,9 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   joints, so they pass through the leg IK unchanged).
 - **Acceleration limits**: the executed velocity follows the clamped request by at most one
   step's allowed change, read at the start of each step.
+- **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
+  ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
+  an ordinary step.
 
 All poses are built in an upright frame ``H`` at the middle of the hip joints; the torso leans
 forwards by the gait's lean. The generator is plain maths with a clock passed in: no Director,
