@@ -10,47 +10,38 @@ ball with an ``InWalkKick`` pending and walks on after it. Every figure is groun
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import attrs
 import numpy as np
 
-from motiond.runtime import Runtime
-from motiond.simulated import start_pose
-from motiond.walk_trial import EMITTER, Perturbation, trial_sim
+from motiond.walk_trial import Perturbation, WalkTrial
 from skills.kick import InWalkKick, Kick, KickParameters, KickStatus
 from skills.safety.fall import FallPhase
-from skills.walk import Walk
 
-#: The kick's priority in trials: above the trial's walk.
+#: The kick's priority in trials: above the trial's walk (``walk_trial.PRIORITY``).
 KICK_PRIORITY = 2.0
-_WALK_PRIORITY = 1.0
 _STAND_SECONDS = 1.5
 #: The ball counts as touched once it has moved this far (m).
 _TOUCHED = 0.005
 _BALL_STILL = 0.01  # m/s
 
 
-def _ball_ahead(kick: Any, seed: int, perturbation: Perturbation | None) -> tuple:
+def _ball_ahead(
+    kick: Kick | InWalkKick, seed: int, perturbation: Perturbation | None
+) -> tuple[WalkTrial, np.ndarray, float]:
     """A robot standing in the walk stand with the ball at rest at the kick's (ball_x,
-    ball_y): (sim, runtime, behaviour, frame, the ball's start, the robot's heading)."""
-    sim = trial_sim(perturbation=perturbation, seed=seed, ball=True)
-    sim.reset_pose(start_pose("StandInit"))
-    runtime = Runtime()
-    behaviour = runtime.emitter(EMITTER)
-    behaviour.emit(Walk(), priority=_WALK_PRIORITY)
-    frame = sim.first_frame()
-    for _ in range(round(_STAND_SECONDS / runtime.period)):
-        frame = sim.step(runtime.step(frame))
-    truth = sim.truth()
+    ball_y): the trial, the ball's start and the robot's heading."""
+    trial = WalkTrial(perturbation=perturbation, seed=seed, ball=True)
+    trial.run(_STAND_SECONDS)
+    truth = trial.truth
     middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
     heading = float(truth.torso_rpy[2])
     c, s = math.cos(heading), math.sin(heading)
-    sim.place_ball(
+    trial.sim.place_ball(
         float(middle[0] + c * kick.ball_x - s * kick.ball_y),
         float(middle[1] + s * kick.ball_x + c * kick.ball_y),
     )
-    return sim, runtime, behaviour, frame, sim.truth().ball[:2].copy(), heading
+    return trial, trial.sim.truth().ball[:2].copy(), heading
 
 
 def _travel(moved: np.ndarray, heading: float) -> tuple[float, float]:
@@ -60,23 +51,22 @@ def _travel(moved: np.ndarray, heading: float) -> tuple[float, float]:
 
 
 class _Watch:
-    """Steps a trial a cycle at a time and keeps what every trial reports."""
+    """Steps a trial a cycle at a time and keeps what the kick trials add to it: the fall
+    detector's alarms and the ball."""
 
-    def __init__(self, sim: Any, runtime: Runtime, frame: Any, ball: np.ndarray) -> None:
-        self.sim, self.runtime, self.frame = sim, runtime, frame
-        self.fell = self.alarmed = False
+    def __init__(self, trial: WalkTrial, ball: np.ndarray) -> None:
+        self.trial = trial
+        self.alarmed = False
         self.ball = ball.copy()
         self.still = 0  # cycles the ball has not moved
-        self.truth = sim.truth()
 
     def step(self) -> None:
-        self.frame = self.sim.step(self.runtime.step(self.frame))
-        self.truth = truth = self.sim.truth()
-        self.fell = self.fell or bool(truth.fallen)
-        upright = self.runtime.state.fall.phase is FallPhase.UPRIGHT
+        trial = self.trial
+        trial.step()
+        upright = trial.runtime.state.fall.phase is FallPhase.UPRIGHT
         self.alarmed = self.alarmed or not upright
-        ball = truth.ball[:2].copy()
-        speed = float(np.hypot(*(ball - self.ball))) / self.runtime.period
+        ball = trial.truth.ball[:2].copy()
+        speed = float(np.hypot(*(ball - self.ball))) / trial.runtime.period
         self.ball = ball
         self.still = self.still + 1 if speed < _BALL_STILL else 0
 
@@ -104,21 +94,22 @@ def kick_trial(
 ) -> KickResult:
     """Stand, place the ball, kick (with ``params``, else the shipped ones), and wait until
     the ball stops (or ``max_seconds``)."""
-    sim, runtime, behaviour, frame, start, heading = _ball_ahead(kick, seed, perturbation)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation)
+    kicks = trial.runtime.kick
     if params is not None:
-        runtime.kick.params = params
-    behaviour.emit(kick, priority=KICK_PRIORITY)
-    t0, contact = sim.time, None
-    watch = _Watch(sim, runtime, frame, start)
-    while sim.time - t0 < max_seconds:
+        kicks.params = params
+    trial.emit(kick, priority=KICK_PRIORITY)
+    t0, contact = trial.t, None
+    watch = _Watch(trial, start)
+    while trial.t - t0 < max_seconds:
         watch.step()
         if contact is None and float(np.hypot(*(watch.ball - start))) > _TOUCHED:
-            contact = sim.time - t0
-        done = not runtime.kick.status().active
-        if done and watch.still > 10 and (contact is not None or sim.time - t0 > 1.0):
+            contact = trial.t - t0
+        done = not kicks.status().active
+        if done and watch.still > 10 and (contact is not None or trial.t - t0 > 1.0):
             break
     travel, direction = _travel(watch.ball - start, heading)
-    return KickResult(travel, direction, contact, watch.fell, runtime.kick.status(), watch.alarmed)
+    return KickResult(travel, direction, contact, trial.fell, kicks.status(), watch.alarmed)
 
 
 @attrs.frozen
@@ -145,26 +136,28 @@ def in_walk_trial(
 ) -> InWalkResult:
     """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending, walk on
     for a second after the kick, then stand until the ball stops (or ``max_seconds``)."""
-    sim, runtime, behaviour, frame, start, heading = _ball_ahead(kick, seed, perturbation)
-    behaviour.emit(Walk(speed, 0.0, 0.0), priority=_WALK_PRIORITY)
-    behaviour.emit(kick, priority=KICK_PRIORITY)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation)
+    kicks = trial.runtime.kick
+    trial.walk(speed)
+    trial.emit(kick, priority=KICK_PRIORITY)
     ended_at, walked, stopped, body = None, 0.0, False, None
-    watch = _Watch(sim, runtime, frame, start)
-    t0 = sim.time
-    while sim.time - t0 < max_seconds:
+    watch = _Watch(trial, start)
+    t0 = trial.t
+    while trial.t - t0 < max_seconds:
         watch.step()
-        if ended_at is None and runtime.kick.status().outcome is not None:
-            ended_at, body = sim.time, watch.truth.torso_position[:2].copy()
-        if body is not None and sim.time - ended_at <= 1.0:
-            walked = float(np.hypot(*(watch.truth.torso_position[:2] - body)))
+        torso = trial.truth.torso_position[:2]
+        if ended_at is None and kicks.status().outcome is not None:
+            ended_at, body = trial.t, torso.copy()
+        if body is not None and trial.t - ended_at <= 1.0:
+            walked = float(np.hypot(*(torso - body)))
         elif body is not None and not stopped:
             # Walked on for a second: stop, before the robot catches up with its own ball.
-            behaviour.emit(Walk(), priority=_WALK_PRIORITY)
+            trial.walk()
             stopped = True
         if stopped and watch.still > 10:
             break
     travel, direction = _travel(watch.ball - start, heading)
-    return InWalkResult(travel, direction, watch.fell, runtime.kick.status(), watch.alarmed, walked)
+    return InWalkResult(travel, direction, trial.fell, kicks.status(), watch.alarmed, walked)
 
 
 __all__ = ["KICK_PRIORITY", "InWalkResult", "KickResult", "in_walk_trial", "kick_trial"]

@@ -94,7 +94,7 @@ class WalkTrial:
     """One robot standing in StandInit, held by a walk from its first cycle.
 
     ``model``: an MJCF file (see ``naosim.binding``) or a compiled model; ``perturbation``:
-    build a perturbed NAO instead. ``seed`` seeds the sensor noise.
+    build a perturbed NAO instead. ``seed`` seeds the sensor noise; ``ball`` adds an SPL ball.
     """
 
     def __init__(
@@ -104,8 +104,9 @@ class WalkTrial:
         perturbation: Perturbation | None = None,
         seed: int = 0,
         gait=None,
+        ball: bool = False,
     ) -> None:
-        self.sim = trial_sim(model=model, perturbation=perturbation, seed=seed)
+        self.sim = trial_sim(model=model, perturbation=perturbation, seed=seed, ball=ball)
         self.sim.reset_pose(start_pose("StandInit"))
         self.runtime = Runtime()
         if gait is not None:
@@ -127,6 +128,10 @@ class WalkTrial:
     def walk(self, forward: float = 0.0, left: float = 0.0, turn: float = 0.0) -> None:
         """Ask the walk for this velocity from the next cycle on."""
         self._behaviour.emit(Walk(forward, left, turn), priority=PRIORITY)
+
+    def emit(self, task: object, priority: float = PRIORITY) -> None:
+        """Emit any task from the trial's behaviour (a kick above the walk, say)."""
+        self._behaviour.emit(task, priority=priority)
 
     def stop(self) -> None:
         """Withdraw the walk (it brings the feet together and stands)."""

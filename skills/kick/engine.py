@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+import attrs
 import numpy as np
 
 from director import Context, Director, RunReason, RunState
@@ -52,6 +53,7 @@ class KickEngine:
         self.motion: KickMotion | None = None
         self._task: Kick | None = None
         self._started_at: float | None = None
+        self._planned_at: float | None = None
         self._last_now: float | None = None
         self._emitted = False
         self._granted = False
@@ -64,17 +66,18 @@ class KickEngine:
         """The kick state now."""
         return self._status
 
-    def begin(self, task: Kick) -> str | None:
-        """Take ``task`` on; the refusal's reason, or None."""
+    def begin(self, task: Kick, now: float) -> str | None:
+        """Take ``task`` on at ``now``; the refusal's reason, or None."""
         self._task, self.motion, self._started_at, self._emitted = task, None, None, False
         self._granted = False
         try:
             # Planned now, so that a refusal comes before anything moves.
             self.motion = self._plan(task)
+            self._planned_at = now
         except KickRefused as error:
             self._end("refused", str(error))
             return str(error)
-        self._set(phase="settling", foot=self.motion.foot, outcome=None, reason=None)
+        self.set_status(phase="settling", foot=self.motion.foot, outcome=None, reason=None)
         return None
 
     def _plan(self, task: Kick) -> KickMotion:
@@ -101,7 +104,7 @@ class KickEngine:
             # Never had them: a task at this priority or above holds the legs. Ask to hold
             # them where they are, and plan from there once they come.
             self._started_at = None
-            self._set(phase="waiting for the legs")
+            self.set_status(phase="waiting for the legs")
             here = [self._servos.target(i) for i in LEG_INDEX]
             ctx.emit(Legs(JointCommand(dict(zip(LEG_JOINTS, here, strict=True)), 1.0)))
             return
@@ -109,17 +112,19 @@ class KickEngine:
             self._granted = True
         if self._started_at is None:
             if self.walk_busy(now):
-                self._set(phase="stopping walk")
+                self.set_status(phase="stopping walk")
                 ctx.emit(StopWalk())
                 return
-            # Planned again from where the legs are now commanded (the walk may have moved
-            # them since the request came).
-            try:
-                self.motion = self._plan(self._task)
-            except KickRefused as error:
-                self._end("refused", str(error))
-                ctx.done()
-                return
+            if self._planned_at != now:
+                # Planned again from where the legs are now commanded: the walk or the task
+                # holding them has moved them since the request came.
+                try:
+                    self.motion = self._plan(self._task)
+                except KickRefused as error:
+                    self._end("refused", str(error))
+                    ctx.done()
+                    return
+                self._planned_at = now
             self._started_at = now
         motion = self.motion
         motion.prepare(_SAMPLES_PER_CYCLE)
@@ -129,7 +134,7 @@ class KickEngine:
             ctx.done()
             return
         q = motion.command(k)
-        self._set(phase=motion.phase(k))
+        self.set_status(phase=motion.phase(k))
         gyro = self._state.gyro
         if math.isfinite(gyro[0]) and math.isfinite(gyro[1]):
             self._gyro = _GYRO_FILTER * self._gyro + (1.0 - _GYRO_FILTER) * gyro[:2]
@@ -158,13 +163,7 @@ class KickEngine:
 
     def set_status(self, **changes: Any) -> None:
         """Change fields of the kick state (an in-walk kick reports through it too)."""
-        self._set(**changes)
-
-    def _set(self, **changes: Any) -> None:
-        s = self._status
-        values = {"phase": s.phase, "foot": s.foot, "outcome": s.outcome, "reason": s.reason}
-        values.update(changes)
-        self._status = KickStatus(kicks=s.kicks, **values)
+        self._status = attrs.evolve(self._status, **changes)
 
 
 def register_kick(
@@ -187,7 +186,7 @@ def register_kick(
                 engine._end("interrupted", "a stronger task took the legs")
                 ctx.done()
                 return
-            if engine.begin(task) is not None:
+            if engine.begin(task, ctx.now) is not None:
                 ctx.done()
                 return
         engine.step(ctx)

@@ -38,6 +38,7 @@ import math
 import numpy as np
 
 from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from providers.interpolation import minimum_jerk
 from providers.model import load_nao_model, nao_kinematics, nao_leg_ik
 from providers.model.transforms import rotation_z
 from skills.kick.params import KickParameters
@@ -63,12 +64,6 @@ _WIND_STEP = 0.01
 
 class KickRefused(ValueError):
     """The kick cannot be made as asked; the message says why."""
-
-
-def minimum_jerk(s: float) -> float:
-    """The minimum-jerk share at ``s`` in [0, 1] (zero speed and acceleration at both ends)."""
-    s = min(1.0, max(0.0, s))
-    return s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)
 
 
 def plan_kick(
@@ -321,7 +316,7 @@ class KickMotion:
         """(weight share on the support foot, kicking foot offset (x, y, z), its yaw) at t."""
         p = self.params
         name, start, end = self._phase_span(t)
-        k = minimum_jerk((t - start) / (end - start)) if end > start else 1.0
+        k = minimum_jerk(0.0, 1.0, start, end - start, t)
         zero = np.zeros(3)
         if name in ("settling", "shifting"):
             return (k if name == "shifting" else 0.0), zero, 0.0
@@ -352,7 +347,7 @@ class KickMotion:
     def _sample(self, t: float) -> np.ndarray:
         name, start, end = self._phase_span(t)
         if name == "settling":
-            k = minimum_jerk((t - start) / (end - start))
+            k = minimum_jerk(0.0, 1.0, start, end - start, t)
             return self._start_legs + (self._stand_q - self._start_legs) * k
         weight, foot, yaw = self._foot_at(t)
         want = (1.0 - weight) * self._stand_com + weight * np.array([self.params.com_ahead, 0.0])

@@ -39,7 +39,9 @@ def plan_velocity(
     eth = wrap_angle(eth)
     d = math.hypot(ex, ey)
     if d <= tolerance_xy:
-        return _clamp(0.0, 0.0, _turn_law(eth, limits.turn, tolerance_theta, TURN_GAIN), limits)
+        return clamp_velocity(
+            limits, 0.0, 0.0, _turn_law(eth, limits.turn, tolerance_theta, TURN_GAIN)
+        )
     ux, uy = ex / d, ey / d
     v = min(_reach(ux, uy, limits), math.sqrt(2.0 * APPROACH_ACCEL * d), POSITION_GAIN * d)
     v = max(min(MIN_SPEED, _reach(ux, uy, limits)), v)
@@ -59,7 +61,7 @@ def plan_velocity(
     tolerance = tolerance_theta + w * (min(tolerance_theta, FACE_TOLERANCE) - tolerance_theta)
     turn = _turn_law(heading, limits.turn, tolerance, gain)
     v *= 1.0 - w * (1.0 - max(0.0, ux))  # ux = cos(bearing): facing, wait while it is aside
-    return _clamp(v * ux, v * uy, turn, limits)
+    return clamp_velocity(limits, v * ux, v * uy, turn)
 
 
 def _reach(ux: float, uy: float, limits: Limits) -> float:
@@ -100,11 +102,6 @@ def _face_weight(d: float, detour: float, limits: Limits) -> float:
     saved = d * (1.0 / reach - 1.0 / limits.forward)
     saved -= 2.0 * abs(detour) / limits.turn
     return _smooth((d - NEAR) / FACE_BLEND) * _smooth(saved / FACE_BAND)
-
-
-def _clamp(forward: float, left: float, turn: float, limits: Limits) -> Velocity:
-    """Onto the limits, as the walk clamps (``skills.walk.request.clamp_velocity``)."""
-    return clamp_velocity(limits, forward, left, turn)
 
 
 __all__ = ["MIN_SPEED", "MIN_TURN", "NEAR", "inside", "plan_velocity"]

@@ -8,11 +8,8 @@ import numpy as np
 import pytest
 
 from motiond.kick_trial import KICK_PRIORITY, kick_trial
-from motiond.runtime import Runtime
-from motiond.simulated import start_pose
-from naosim.sim import NaoSim
+from motiond.walk_trial import WalkTrial
 from skills.kick import Kick
-from skills.walk import Walk
 
 
 def test_a_full_power_kick_sends_the_ball_straight_and_the_robot_stays_up():
@@ -49,35 +46,19 @@ def test_a_ball_out_of_reach_is_refused_and_nothing_moves():
     assert result.travel < 0.005 and result.contact_after is None and not result.fell
 
 
-class Rig:
-    """naosim with a ball and a runtime in lockstep, standing in the walk stand."""
-
-    def __init__(self) -> None:
-        self.sim = NaoSim(ball=True)
-        self.sim.reset_pose(start_pose("StandInit"))
-        self.runtime = Runtime()
-        self.behaviour = self.runtime.emitter("test")
-        self.behaviour.emit(Walk(), priority=1.0)
-        self.frame = self.sim.first_frame()
-        self.fell = False
-        self.run(1.5)
-        truth = self.sim.truth()
-        self.middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
-
-    def run(self, seconds: float, until=None) -> None:
-        end = self.sim.time + seconds
-        while self.sim.time < end - 1e-9:
-            self.frame = self.sim.step(self.runtime.step(self.frame))
-            self.fell = self.fell or bool(self.sim.truth().fallen)
-            if until is not None and until():
-                return
+def standing() -> tuple[WalkTrial, np.ndarray]:
+    """A trial standing in the walk stand with a ball, and the point between its ankles."""
+    trial = WalkTrial(ball=True)
+    trial.run(1.5)
+    truth = trial.truth
+    return trial, (truth.left_sole_position + truth.right_sole_position) / 2.0
 
 
 def test_freeze_interrupts_a_kick_mid_swing_and_the_kick_never_resumes():
-    rig = Rig()
-    rig.sim.place_ball(rig.middle[0] + 0.19, rig.middle[1] - 0.05)
-    rig.behaviour.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
-    rig.run(3.0, until=lambda: rig.runtime.kick.status().phase == "swinging")
+    rig, middle = standing()
+    rig.sim.place_ball(middle[0] + 0.19, middle[1] - 0.05)
+    rig.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
+    rig.run(3.0, until=lambda t: t.runtime.kick.status().phase == "swinging")
     assert rig.runtime.kick.status().phase == "swinging"
     rig.runtime.freeze()
     rig.run(0.1)
@@ -93,14 +74,14 @@ def test_freeze_interrupts_a_kick_mid_swing_and_the_kick_never_resumes():
 
 
 def test_a_kick_asked_for_while_walking_stops_the_walk_first():
-    rig = Rig()
-    rig.behaviour.emit(Walk(0.15, 0.0, 0.0), priority=1.0)
+    rig, _ = standing()
+    rig.walk(0.15)
     rig.run(2.0)
     assert not rig.runtime.walk.standing()
     phases = []
-    rig.behaviour.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
+    rig.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
 
-    def record():
+    def record(_):
         phase = rig.runtime.kick.status().phase
         if not phases or phases[-1] != phase:
             phases.append(phase)
@@ -114,19 +95,17 @@ def test_a_kick_asked_for_while_walking_stops_the_walk_first():
 
 
 def test_fall_protection_takes_the_body_from_a_kick_pushed_over():
-    rig = Rig()
-    rig.sim.place_ball(rig.middle[0] + 0.19, rig.middle[1] - 0.05)
-    rig.behaviour.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
-    rig.run(3.0, until=lambda: rig.runtime.kick.status().phase == "winding")
+    rig, middle = standing()
+    rig.sim.place_ball(middle[0] + 0.19, middle[1] - 0.05)
+    rig.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
+    rig.run(3.0, until=lambda t: t.runtime.kick.status().phase == "winding")
     # On one foot, shoved hard towards the lifted one.
-    rig.sim.push((0.0, -70.0, 0.0), 0.1)
+    rig.push((0.0, -70.0, 0.0), 0.1)
     seen = set()
-
-    def watch():
+    end = rig.t + 1.5
+    while rig.t < end:  # on through the fall (``run`` stops at it)
+        rig.step()
         seen.add(rig.runtime.state.fall.phase.value)
-        return False
-
-    rig.run(1.5, until=watch)
     assert rig.fell, "the push was meant to topple the robot"
     assert "falling" in seen
     status = rig.runtime.kick.status()
