@@ -129,7 +129,7 @@ class KickEngine:
         motion = self.motion
         motion.prepare(_SAMPLES_PER_CYCLE)
         k = round((now - self._started_at) / self.period)
-        if k >= motion.cycles:
+        if motion.finished(k):
             self._end("kicked", None)
             ctx.done()
             return

@@ -210,11 +210,20 @@ class KickMotion:
         return q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
 
     def planned(self, k: int) -> np.ndarray:
-        """The planned leg angles at cycle ``k`` (the first before 0, the last after the end)."""
-        k = min(max(k, 0), self.cycles - 1)
+        """The planned leg angles at cycle ``k`` (the first before 0, the last after the end).
+
+        Before the swing is timed only the phases up to the wind-up exist, and the engine
+        asks no further than a few cycles ahead of them."""
+        k = max(k, 0)
+        if self._swing_t is not None:
+            k = min(k, self.cycles - 1)
         while len(self._samples) <= k:
             self._samples.append(self._sample(len(self._samples) * self.period))
         return self._samples[k]
+
+    def finished(self, k: int) -> bool:
+        """Whether the kick is over at cycle ``k`` (never before the swing is timed)."""
+        return self._swing_t is not None and k >= self.cycles
 
     # -- the plan ------------------------------------------------------------------------
 
