@@ -99,7 +99,9 @@ class NaoKinematics:
 
         # Mass of each body as a homogeneous first moment (m * com, m) in its own frame, with
         # fixed frames' masses folded into the body carrying them.
-        moment = {name: np.zeros(4) for name in bodies}
+        # In link-table order, not the set's: a set's order follows the string hash, and the
+        # total mass's last bit with it (an IK at a straight knee then took either branch).
+        moment = {name: np.zeros(4) for name in names if name in bodies}
         for name in names:
             link = self.model.links.get(name)
             if link is None or link.mass == 0.0:

@@ -1,6 +1,6 @@
 """The kick: a standing kick aimed at the ball, as a Director task (``engine``)."""
 
-from skills.kick.motion import KickMotion, KickRefused, plan_kick
+from skills.kick.motion import KickMotion, KickPlanner, KickRefused, plan_kick
 from skills.kick.params import KickParameterError, KickParameters, load_kick_parameters
 from skills.kick.tasks import InWalkKick, Kick, KickStatus
 
@@ -10,6 +10,7 @@ __all__ = [
     "KickMotion",
     "KickParameterError",
     "KickParameters",
+    "KickPlanner",
     "KickRefused",
     "KickStatus",
     "load_kick_parameters",

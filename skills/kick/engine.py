@@ -4,8 +4,10 @@ How the kick fits the Director:
 
 - ``Kick`` (every cycle, no Needs) emits ``Legs`` each cycle with the motion's joint targets,
   the support ankle corrected by the gyro in single support. The arms and head stay free.
-- **Refusal**: a kick out of reach is Done at once without emitting anything (nothing moves);
-  ``KickStatus`` says why.
+- **Refusal**: a kick plainly out of reach is Done at once without emitting anything;
+  ``KickStatus`` says why. The rest of the plan (``KickPlanner``) is made a few leg
+  solutions a cycle ("planning", 3-5 cycles) while the kick holds the legs where they are
+  commanded, so a kick refused then has moved nothing either.
 - **From a walk**: emitted while the walk steps (above it), the kick first emits ``StopWalk``
   as its own subtask, which brings the feet together through the walk, then plans from there.
 - **Interruption**: a stronger task (Freeze, fall protection) that takes the legs leaves the
@@ -28,7 +30,7 @@ from director import Context, Director, RunReason, RunState
 from lola_io.joints import NUM_JOINTS
 from providers.actuation import JointCommand, Legs, ServoTable
 from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
-from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickRefused, plan_kick
+from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickPlanner, KickRefused
 from skills.kick.params import KickParameters, load_kick_parameters
 from skills.kick.tasks import Kick, KickStatus
 from skills.walk.tasks import StopWalk
@@ -41,6 +43,10 @@ _ANKLES = {
 _GYRO_FILTER = 0.8
 # Swing samples solved per cycle (about 0.3 ms each): the swing is timed long before it begins.
 _SAMPLES_PER_CYCLE = 3
+# Leg solutions the plan makes per cycle (about 0.25 ms each here).
+_PLAN_PER_CYCLE = 8
+# Commanded legs this close (rad) to where a plan starts are where it starts.
+_SAME_START = 1e-4
 
 
 class KickEngine:
@@ -51,9 +57,9 @@ class KickEngine:
         self.period = 0.012
         self._servos, self._state, self._walk = servos, state, walk
         self.motion: KickMotion | None = None
+        self._planner: KickPlanner | None = None
         self._task: Kick | None = None
         self._started_at: float | None = None
-        self._planned_at: float | None = None
         self._last_now: float | None = None
         self._emitted = False
         self._granted = False
@@ -68,21 +74,39 @@ class KickEngine:
 
     def begin(self, task: Kick, now: float) -> str | None:
         """Take ``task`` on at ``now``; the refusal's reason, or None."""
-        self._task, self.motion, self._started_at, self._emitted = task, None, None, False
-        self._granted = False
+        self._task, self.motion, self._planner = task, None, None
+        self._started_at, self._emitted, self._granted = None, False, False
+        # Planned from the legs now, so that a refusal comes before anything moves.
+        reason = self._plan(follow_legs=True)
+        if reason is None:
+            self.set_status(phase="planning", foot=None, outcome=None, reason=None)
+        return reason
+
+    def _commanded_legs(self) -> np.ndarray:
+        return np.array([self._servos.target(i) for i in LEG_INDEX])
+
+    def _plan(self, *, follow_legs: bool, solutions: float = 0) -> str | None:
+        """Plan on by ``solutions`` leg solutions, afresh if ``follow_legs`` and the legs have
+        moved from the plan's start; the refusal's reason, or None (``self.motion`` is set
+        once the plan is whole)."""
         try:
-            # Planned now, so that a refusal comes before anything moves.
-            self.motion = self._plan(task)
-            self._planned_at = now
+            planner = self._planner
+            if planner is None or (
+                follow_legs
+                and np.max(np.abs(planner.motion.start_legs - self._commanded_legs())) > _SAME_START
+            ):
+                start = np.array([self._servos.target(i) for i in range(NUM_JOINTS)])
+                planner = self._planner = KickPlanner(
+                    self._task, self.params, self._walk.base_gait, start, self.period
+                )
+                self.motion = None
+            if self.motion is None and solutions > 0:
+                self.motion = planner.advance(solutions)
         except KickRefused as error:
+            self._planner = None
             self._end("refused", str(error))
             return str(error)
-        self.set_status(phase="settling", foot=self.motion.foot, outcome=None, reason=None)
         return None
-
-    def _plan(self, task: Kick) -> KickMotion:
-        start = np.array([self._servos.target(i) for i in range(NUM_JOINTS)])
-        return plan_kick(task, self.params, self._walk.base_gait, start, self.period)
 
     def walk_busy(self, now: float) -> bool:
         """Whether the walk is stepping (the kick must wait for the feet to come together)."""
@@ -105,27 +129,27 @@ class KickEngine:
             # them where they are, and plan from there once they come.
             self._started_at = None
             self.set_status(phase="waiting for the legs")
-            here = [self._servos.target(i) for i in LEG_INDEX]
-            ctx.emit(Legs(JointCommand(dict(zip(LEG_JOINTS, here, strict=True)), 1.0)))
+            self._hold(ctx)
             return
         if legs is RunState.RUNNING:
             self._granted = True
         if self._started_at is None:
-            if self.walk_busy(now):
+            # While the walk stops, the plan from where the request found the legs goes on,
+            # for its refusal; from the stand the walk leaves, the kick is planned afresh.
+            busy = self.walk_busy(now)
+            if self._plan(follow_legs=not busy, solutions=_PLAN_PER_CYCLE) is not None:
+                ctx.done()
+                return
+            if busy:
                 self.set_status(phase="stopping walk")
                 ctx.emit(StopWalk())
                 return
-            if self._planned_at != now:
-                # Planned again from where the legs are now commanded: the walk or the task
-                # holding them has moved them since the request came.
-                try:
-                    self.motion = self._plan(self._task)
-                except KickRefused as error:
-                    self._end("refused", str(error))
-                    ctx.done()
-                    return
-                self._planned_at = now
+            if self.motion is None:
+                self.set_status(phase="planning")
+                self._hold(ctx)
+                return
             self._started_at = now
+            self.set_status(foot=self.motion.foot)
         motion = self.motion
         motion.prepare(_SAMPLES_PER_CYCLE)
         k = round((now - self._started_at) / self.period)
@@ -147,6 +171,12 @@ class KickEngine:
         ctx.emit(Legs(JointCommand(positions, self.params.stiffness)))
         self._emitted = True
 
+    def _hold(self, ctx: Context) -> None:
+        """Ask for the legs where they are commanded now."""
+        here = self._commanded_legs().tolist()
+        ctx.emit(Legs(JointCommand(dict(zip(LEG_JOINTS, here, strict=True)), 1.0)))
+        self._emitted = True
+
     def stopped(self) -> None:
         """The Kick task stopped running (withdrawn, or removed after it ended)."""
         if self._status.phase != "idle":
@@ -154,7 +184,7 @@ class KickEngine:
 
     def _end(self, outcome: str, reason: str | None) -> None:
         self.end(outcome, reason, self.motion.foot if self.motion is not None else None)
-        self._task = None
+        self._task, self._planner = None, None
 
     def end(self, outcome: str, reason: str | None, foot: str | None = None) -> None:
         """A kick (standing or in-walk) ended: ``outcome`` and why."""

@@ -27,43 +27,85 @@ lags by a tenth of a second and cuts the swing short. The commands lead the plan
 actuation delay and add ``servo_velocity_lead`` × rate and ``servo_accel_lead`` ×
 acceleration (the damping and inertia over the servo's gain), so the foot follows the path.
 
-Samples are solved as they are needed (a few cycles ahead, for the feed-forward), so starting
-a kick costs one cycle a few milliseconds (the reach checks), not the whole plan.
+**Planned a few solutions a cycle.** The plan (the wind-up that keeps the knee bent, the
+shift over the support foot, the reach checks) takes 20-40 leg solutions, 5-10 ms here and
+more on a NAO's CPU: more than a 12 ms cycle has to spare. :class:`KickPlanner` makes it a
+few solutions per cycle (``advance``), in the same order as at once, so the plan is the same;
+the engine holds the legs still meanwhile, so a refusal still comes before anything moves.
+The swing's timing samples and the motion's samples are solved as they are needed too.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 
 import numpy as np
 
-from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from lola_io.joints import JOINT_INDEX
 from providers.interpolation import minimum_jerk
-from providers.model import load_nao_model, nao_kinematics, nao_leg_ik
-from providers.model.transforms import rotation_z
+from providers.model import load_nao_model
+from skills.kick.kick_ik import LEG_JOINTS, KickIK
 from skills.kick.params import KickParameters
 from skills.kick.tasks import Kick
 from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import GaitParameters
-from skills.walk.soles import SoleGeometry
 
-#: The legs' joints in the order the motion's arrays use (LoLA order).
-LEG_JOINTS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
 LEG_INDEX = tuple(JOINT_INDEX[name] for name in LEG_JOINTS)
 _SWING_SAMPLES = 24
 _COM_ITERATIONS = 3
-# A sole this close (m) to its target has reached it.
-_REACHED = 0.02
-# The kicking foot's turn is corrected to within this (rad), in at most this many solutions.
-_YAW_TOLERANCE = 0.005
-_YAW_ITERATIONS = 4
 # The wind-up keeps the kicking knee bent at least this much (rad), drawing back less by steps.
 _MIN_KNEE = 0.5
 _WIND_STEP = 0.01
+# The follow-through keeps the kicking knee bent at least this much (rad).
+_MIN_FOLLOW_KNEE = 0.3
 
 
 class KickRefused(ValueError):
     """The kick cannot be made as asked; the message says why."""
+
+
+class KickPlanner:
+    """A kick being planned, ``advance`` by ``advance``: with foot "auto", the foot on the
+    ball's side if it reaches, else the other.
+
+    Raises :class:`KickRefused` (the first foot's reason) at once when the ball is plainly out
+    of reach, or from ``advance`` when a pose of the kick turns out unreachable.
+    """
+
+    def __init__(
+        self,
+        kick: Kick,
+        params: KickParameters,
+        gait: GaitParameters,
+        start: np.ndarray,
+        period: float = 0.012,
+    ) -> None:
+        if kick.foot != "auto":
+            self._feet = [kick.foot]
+        else:
+            self._feet = ["left", "right"] if kick.ball_y >= 0.0 else ["right", "left"]
+        self._make = lambda foot: KickMotion(kick, foot, params, gait, start, period)
+        self._refusal: KickRefused | None = None
+        self.motion = self._next_foot()
+
+    def _next_foot(self) -> KickMotion:
+        while self._feet:
+            try:
+                return self._make(self._feet.pop(0))
+            except KickRefused as refusal:
+                self._refusal = self._refusal or refusal
+        assert self._refusal is not None
+        raise self._refusal
+
+    def advance(self, solutions: float) -> KickMotion | None:
+        """Plan on for about ``solutions`` leg solutions; the motion once its plan is whole."""
+        while True:
+            try:
+                return self.motion if self.motion.advance(solutions) else None
+            except KickRefused as refusal:
+                self._refusal = self._refusal or refusal
+                self.motion = self._next_foot()
 
 
 def plan_kick(
@@ -73,26 +115,20 @@ def plan_kick(
     start: np.ndarray,
     period: float = 0.012,
 ) -> KickMotion:
-    """The kick's motion with the foot asked for; with "auto", the foot on the ball's side
-    if it reaches, else the other. Raises :class:`KickRefused` (the first foot's reason)."""
-    if kick.foot != "auto":
-        return KickMotion(kick, kick.foot, params, gait, start, period)
-    first, second = ("left", "right") if kick.ball_y >= 0.0 else ("right", "left")
-    try:
-        return KickMotion(kick, first, params, gait, start, period)
-    except KickRefused as refusal:
-        try:
-            return KickMotion(kick, second, params, gait, start, period)
-        except KickRefused:
-            raise refusal from None
+    """The kick's motion, planned whole at once (see :class:`KickPlanner`)."""
+    planner = KickPlanner(kick, params, gait, start, period)
+    motion = planner.advance(math.inf)
+    assert motion is not None
+    return motion
 
 
 class KickMotion:
     """One kick with ``foot`` ("left" or "right") from ``start`` (the 25 commanded joint
     angles) to the walk stand of ``gait``.
 
-    Raises :class:`KickRefused` when the ball is out of reach or a pose of the kick cannot be
-    reached; then nothing has moved.
+    Raises :class:`KickRefused` when the ball is plainly out of reach; the rest of the plan
+    is made by ``advance``, which raises it when a pose of the kick cannot be reached. Asked
+    for its motion before then, it finishes the plan first.
     """
 
     def __init__(
@@ -104,37 +140,64 @@ class KickMotion:
         start: np.ndarray,
         period: float = 0.012,
     ) -> None:
-        if foot not in ("left", "right"):
-            raise ValueError(f"foot must be 'left' or 'right', got {foot!r}")
+        self._ik = KickIK(foot, gait, start)
         self.kick, self.params, self.gait, self.period = kick, params, gait, period
         self.foot = foot
-        self._side = 1.0 if self.foot == "left" else -1.0
-        self._geo = SoleGeometry()
-        self._ik = nao_leg_ik()
-        self._kin = nao_kinematics()
-        self._body = np.array(start, dtype=float)
-        self._body[~np.isfinite(self._body)] = 0.0
-        self._stance = self._geo.hip_y + gait.foot_spread
+        self._side = self._ik.side
+        self._stance = self._ik.stance
         self._shift = np.array([gait.com_offset, 0.0])
         self._last_shift = self._shift.copy()
-        self._torso_yaw: float | None = None  # the last sample's, to start from
         self._foot_box = load_nao_model().foot
-        p = params
-        self._check_reach()
-        self._plan_path()
-
-        stand_q = self._solve_stand()
-        start_legs = self._body[list(LEG_INDEX)]
-        settle = float(np.max(np.abs(stand_q - start_legs))) / p.settle_speed
-        self._start_legs, self._stand_q = start_legs, stand_q
-        self._stand_com = self._com_in_support(stand_q)
+        body = np.array(start, dtype=float)
+        body[~np.isfinite(body)] = 0.0
+        self._start_legs = body[list(LEG_INDEX)]
         self._phases: list[tuple[str, float, float]] = []
+        self._samples: list[np.ndarray] = []
+        self._swing_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
+        self._swing_angles: list[np.ndarray] = []
+        self._swing_t: np.ndarray | None = None
+        self._check_reach()
+        self._place_contact()
+        self._planning = self._plan()
+        #: Whether the plan is whole (``advance``).
+        self.ready = False
+
+    @property
+    def start_legs(self) -> np.ndarray:
+        """The leg angles the kick starts from (``LEG_JOINTS`` order)."""
+        return self._start_legs
+
+    def advance(self, solutions: float) -> bool:
+        """Plan on for about ``solutions`` leg solutions (at least one, if any is left);
+        whether the plan is whole. Raises :class:`KickRefused`."""
+        stop = self._ik.solutions + solutions
+        while not self.ready and self._ik.solutions < stop:
+            try:
+                next(self._planning)
+            except StopIteration:
+                break
+        return self.ready
+
+    def _complete(self) -> None:
+        if not self.ready:
+            self.advance(math.inf)
+
+    def _plan(self) -> Iterator[None]:
+        """The plan after the first checks, yielding after every leg solution."""
+        yield from self._plan_swing()
+        q, ok = self._solve(self._shift, np.zeros(3), 0.0)
+        yield
+        if not ok:
+            raise KickRefused("the walk stand cannot be reached with this gait")
+        p, self._stand_q = self.params, q
+        settle = float(np.max(np.abs(q - self._start_legs))) / p.settle_speed
+        self._stand_com = self._ik.com_in_support(q)
         self._append_phases(
-            ("settling", max(settle, 2.0 * period)),
+            ("settling", max(settle, 2.0 * self.period)),
             ("shifting", p.shift_duration),
             ("winding", p.wind_duration),
         )
-        self._samples: list[np.ndarray] = []
+        self.ready = True
 
     def _append_phases(self, *durations: tuple[str, float]) -> None:
         t = self._phases[-1][2] if self._phases else 0.0
@@ -147,6 +210,7 @@ class KickMotion:
     def prepare(self, samples: int) -> None:
         """Solve up to ``samples`` more of the swing's timing samples (the engine asks each
         cycle, so no cycle pays for the whole swing; the swing is timed before it begins)."""
+        self._complete()
         grid = self._swing_grid
         while samples > 0 and len(self._swing_angles) < len(grid):
             s = grid[len(self._swing_angles)]
@@ -214,6 +278,7 @@ class KickMotion:
 
         Before the swing is timed only the phases up to the wind-up exist, and the engine
         asks no further than a few cycles ahead of them."""
+        self._complete()
         k = max(k, 0)
         if self._swing_t is not None:
             k = min(k, self.cycles - 1)
@@ -240,8 +305,9 @@ class KickMotion:
         """How far ``y`` (m, off the kicking foot's place) is outward, away from the support."""
         return self._side * y
 
-    def _plan_path(self) -> None:
-        """The swing's curve (wind-up W, contact C, follow-through F) and its timing."""
+    def _place_contact(self) -> None:
+        """Where the foot meets the ball and ends its swing; refused at once when the foot
+        cannot meet it there."""
         p, theta = self.params, self.kick.direction
         u = np.array([math.cos(theta), math.sin(theta)])
         contact = self._ball - (BALL_RADIUS - p.penetration + self._foot_box.front) * u
@@ -256,39 +322,62 @@ class KickMotion:
                 f"its place, where it reaches {p.min_contact_x:.2f} to {p.max_contact_x:.2f} m "
                 f"ahead and {-p.max_inward:+.2f} to {p.max_outward:+.2f} m outward"
             )
-        # Drawn back along the direction, to wind_back behind the stand place, and through
-        # the contact on along it: the foot meets the ball moving in the kick's direction.
-        # Sideways both ends stay where the foot reaches.
-        back = self._along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
-        on = self._along(contact, u, p.follow_through)
-        self._yaw = theta
+        # Through the contact on along the direction: the foot meets the ball moving in the
+        # kick's direction. Sideways the end stays where the foot reaches.
+        self._on = self._along(contact, u, p.follow_through)
+        self._u, self._yaw = u, theta
         self._c = np.array([*contact, p.contact_height])
-        self._f = np.array([*(contact + on * u), p.follow_height])
-        # Drawn back no further than a bent knee allows: at a straight knee the leg's solution
-        # flips between branches on the last bit of a float (the foot turned 30 degrees, the
-        # swing began from either, and one fell).
+        self._f = np.array([*(contact + self._on * u), p.follow_height])
+
+    def _plan_swing(self) -> Iterator[None]:
+        """The swing's curve (wind-up W, contact C, follow-through F), its reach checked."""
+        p, u, contact = self.params, self._u, self._c[:2]
+        # Drawn back along the direction, to wind_back behind the stand place, no further than
+        # a bent knee allows: at a straight knee the leg's solution flips between branches on
+        # the last bit of a float (the foot turned 30 degrees, the swing began from either,
+        # and one fell).
+        back = self._along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
         knee = LEG_JOINTS.index(f"{self.foot[0].upper()}KneePitch")
         while True:
             self._w = np.array([*(contact - back * u), p.wind_height])
-            shift = self._shift_for_single_support(exact=False)
-            q, _ = self._solve(shift, self._w, theta, exact=False)
+            shift = yield from self._shift_for_single_support(exact=False)
+            q, _ = self._solve(shift, self._w, self._yaw, exact=False)
+            yield
             if q[knee] >= _MIN_KNEE or back <= _WIND_STEP:
                 break
             back -= _WIND_STEP
+        self._single_shift = yield from self._shift_for_single_support()
+        yield from self._follow_through_bent(knee)
         # A quadratic Bezier through C at s = 0.5.
         self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
-        self._single_shift = self._shift_for_single_support()
         for point in (self._w, self._c, self._f):
             _, ok = self._solve(self._single_shift, point, self._yaw, exact=False)
+            yield
             if not ok:
                 x, y, z = point
                 raise KickRefused(
                     f"the {self.foot} foot cannot reach ({x:.2f}, {y:.2f}, {z:.2f}) m of the swing"
                 )
         self._check_feet_apart()
-        self._swing_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
-        self._swing_angles: list[np.ndarray] = []
-        self._swing_t: np.ndarray | None = None
+
+    def _follow_through_bent(self, knee: int) -> Iterator[None]:
+        """Follow through no further than a bent knee allows: a leg held out straight
+        alternates between the bent knee and its mirror from one cycle to the next, and the
+        feed-forward makes radians of that (a half-power kick at the reach's edge commanded
+        the knee -4.5 rad). Checked with the centre of mass balanced as the hold will be."""
+        p, contact = self.params, self._c[:2]
+        target = np.array([p.com_ahead, 0.0])
+        on = self._on
+        while True:
+            self._f = np.array([*(contact + on * self._u), p.follow_height])
+            shift = self._single_shift
+            for _ in range(_COM_ITERATIONS):
+                q, _ = self._solve(shift, self._f, self._yaw, exact=False)
+                shift = shift - (self._ik.com_in_support(q) - target)
+                yield
+            if q[knee] >= _MIN_FOLLOW_KNEE or on <= _WIND_STEP:
+                return
+            on -= _WIND_STEP
 
     def _along(self, start: np.ndarray, u: np.ndarray, length: float) -> float:
         """``length``, cut so that ``start`` + ``length`` ``u`` stays between the foot's
@@ -312,13 +401,15 @@ class KickMotion:
     def _swing_point(self, s: float) -> np.ndarray:
         return (1 - s) ** 2 * self._w + 2 * (1 - s) * s * self._control + s * s * self._f
 
-    def _shift_for_single_support(self, *, exact: bool = True) -> np.ndarray:
-        """The torso shift that puts the centre of mass over the support ankle, wound up."""
+    def _shift_for_single_support(self, *, exact: bool = True) -> Iterator[None]:
+        """The torso shift that puts the centre of mass over the support ankle, wound up
+        (the generator's value), yielding after every leg solution."""
         target = np.array([self.params.com_ahead, 0.0])
         shift = np.array([self.gait.com_offset, -self._side * self._stance])
         for _ in range(2 * _COM_ITERATIONS if exact else _COM_ITERATIONS):
             q, _ = self._solve(shift, self._w, self._yaw, exact=exact)
-            shift = shift - (self._com_in_support(q) - target)
+            shift = shift - (self._ik.com_in_support(q) - target)
+            yield
         return shift
 
     def _foot_at(self, t: float) -> tuple[float, np.ndarray, float]:
@@ -346,6 +437,7 @@ class KickMotion:
         return 0.0, zero, 0.0
 
     def _phase_span(self, t: float) -> tuple[str, float, float]:
+        self._complete()
         if t >= self._phases[-1][2]:
             self._timed()
         for span in self._phases:
@@ -363,87 +455,11 @@ class KickMotion:
         shift, q = self._last_shift, self._stand_q
         for _ in range(_COM_ITERATIONS):
             q, _ = self._solve(shift, foot, yaw)
-            shift = shift - (self._com_in_support(q) - want)
+            shift = shift - (self._ik.com_in_support(q) - want)
         self._last_shift = shift
-        return q
-
-    def _solve_stand(self) -> np.ndarray:
-        q, ok = self._solve(self._shift, np.zeros(3), 0.0)
-        if not ok:
-            raise KickRefused("the walk stand cannot be reached with this gait")
         return q
 
     def _solve(
         self, shift: np.ndarray, foot: np.ndarray, yaw: float, *, exact: bool = True
     ) -> tuple[np.ndarray, bool]:
-        """Leg angles for the torso shifted by ``shift`` (x, y; m) and the kicking foot at
-        ``foot`` (x, y, z) off its stand place, turned by ``yaw``: all in the frame of the
-        ground the support foot stands on.
-
-        The NAO turns a foot only through the hip yaw-pitch both legs share, which turns both
-        feet, mirrored, against the torso. With the support foot held by the ground the torso
-        turns instead, by about half the kicking foot's turn. The support foot is given its
-        pose exactly (the hip yaw-pitch is its); the torso's turn is corrected until the
-        kicking foot's, which follows from it, is ``yaw`` (``exact``; else the first guess).
-        """
-        torso = self._torso_yaw if self._torso_yaw is not None else 0.5 * yaw
-        for _ in range(_YAW_ITERATIONS if exact else 1):
-            q, reached, turned = self._solve_turned(shift, foot, yaw, torso)
-            error = turned - yaw
-            if abs(error) < _YAW_TOLERANCE:
-                break
-            # The kicking foot turns about twice as far as the torso.
-            torso -= 0.5 * error
-        if exact:
-            self._torso_yaw = torso
-        return q, reached
-
-    def _solve_turned(
-        self, shift: np.ndarray, foot: np.ndarray, yaw: float, torso: float
-    ) -> tuple[np.ndarray, bool, float]:
-        """Leg angles with the torso turned by ``torso`` (rad, on the ground), whether both
-        soles are where asked, and how far the kicking foot is turned from the support."""
-        g, geo, s = self.gait, self._geo, self._side
-        c, n = math.cos(-torso), math.sin(-torso)
-        poses = []
-        for stance, (x, y, z), turn in (
-            (-s * self._stance, (-shift[0], -shift[1], 0.0), -torso),
-            (s * self._stance, (foot[0] - shift[0], foot[1] - shift[1], foot[2]), yaw - torso),
-        ):
-            # The foot's place in the torso's turned frame.
-            px, py = c * x - n * (y + stance), n * x + c * (y + stance)
-            pose = geo.pose(
-                px, py - stance, 0.0, z, stance=stance, hip_height=g.hip_height, lean=g.torso_lean
-            )
-            if turn:
-                pose[:3, :3] = pose[:3, :3] @ rotation_z(turn)
-            poses.append(pose)
-        support, kicking = poses
-        left, right = (kicking, support) if s > 0 else (support, kicking)
-        # The support foot owns the shared hip yaw-pitch: the kicking foot's yaw gives way.
-        solution = self._ik.solve(left, right, left_weight=0.0 if s > 0 else 1.0, refine=False)
-        q = np.array([*solution.left, *solution.right[1:]])
-        # Reached: both soles where they were asked to be (a sole pitched by an ankle at its
-        # limit while drawn back still kicks).
-        reached = True
-        soles = {}
-        for side, angles, target in (
-            ("left", solution.left, left),
-            ("right", solution.right, right),
-        ):
-            soles[side] = self._ik.forward(side, angles)
-            error = soles[side][:3, 3] - target[:3, 3]
-            reached = reached and float(error @ error) < _REACHED * _REACHED
-        kicked, held = (soles["left"], soles["right"]) if s > 0 else (soles["right"], soles["left"])
-        relative = held[:3, :3].T @ kicked[:3, :3]
-        return q, reached, math.atan2(relative[1, 0], relative[0, 0])
-
-    def _com_in_support(self, legs: np.ndarray) -> np.ndarray:
-        """The model's centre of mass (x, y) in the support sole's frame."""
-        body = self._body.copy()
-        body[list(LEG_INDEX)] = legs
-        com = self._kin.center_of_mass(body)
-        left, right = self._kin.sole_poses(body)
-        sole = right if self._side > 0 else left
-        local = sole[:3, :3].T @ (com - sole[:3, 3])
-        return local[:2]
+        return self._ik.solve(shift, foot, yaw, exact=exact)

@@ -93,7 +93,7 @@ class InWalkKick:
 class KickStatus:
     """The kick state: what runs now and how the last kick ended.
 
-    ``phase``: "idle", "waiting for the legs", "stopping walk", "settling", "shifting",
+    ``phase``: "idle", "waiting for the legs", "stopping walk", "planning", "settling", "shifting",
     "winding", "swinging", "holding", "retracting", "lowering", "returning"; for an in-walk
     kick "walking to the ball" and "kick step". ``outcome`` of the last kick: None (none
     ended yet), "kicked", "refused", "interrupted" or "missed", with ``reason`` for the last

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from motiond.simulated import start_pose
 from providers.model import load_nao_model, nao_kinematics
-from skills.kick import Kick, KickRefused, load_kick_parameters, plan_kick
+from skills.kick import Kick, KickPlanner, KickRefused, load_kick_parameters, plan_kick
 from skills.kick.motion import BALL_RADIUS, LEG_INDEX, LEG_JOINTS
 from skills.walk.params import load_gait
 
@@ -64,16 +65,21 @@ def test_the_kick_starts_where_the_legs_are_and_ends_in_the_walk_stand():
     st.sampled_from([-0.5, 0.0, 0.5]),
     st.floats(0.0, 1.0),
 )
-def test_planned_kicks_keep_the_centre_of_mass_over_the_support_foot(x, y, direction, power):
+def test_planned_kicks_keep_the_centre_of_mass_over_the_support_foot_and_the_knee_bent(
+    x, y, direction, power
+):
     try:
         motion = plan_kick(Kick(x, y, direction, power), PARAMS, GAIT, START)
     except KickRefused:
         return
     lower = np.array([MODEL.joints[n].lower for n in LEG_JOINTS])
     upper = np.array([MODEL.joints[n].upper for n in LEG_JOINTS])
+    knee = LEG_JOINTS.index(f"{motion.foot[0].upper()}KneePitch")
     for k in range(motion.cycles):
         q = motion.command(k)
         assert np.all(np.isfinite(q))
+        # Never held out straight, where the leg's solution flips between branches.
+        assert motion.planned(k)[knee] > 0.25
         if not motion.single_support(k):
             continue
         planned = motion.planned(k)
@@ -113,3 +119,27 @@ def test_power_sets_the_swing_speed():
     slow = plan_kick(Kick(0.19, -0.05, power=0.2), PARAMS, GAIT, START)
     fast = plan_kick(Kick(0.19, -0.05, power=1.0), PARAMS, GAIT, START)
     assert fast.contact_time < slow.contact_time
+
+
+@pytest.mark.parametrize("kick", [Kick(0.19, -0.05), Kick(0.17, 0.0, math.radians(-30.0))])
+def test_a_plan_made_a_few_solutions_a_cycle_is_the_plan_made_at_once(kick):
+    whole = plan_kick(kick, PARAMS, GAIT, START)
+    planner = KickPlanner(kick, PARAMS, GAIT, START)
+    cycles = 1
+    while (motion := planner.advance(8)) is None:
+        cycles += 1
+    # Spread over a few cycles, not one.
+    assert 2 <= cycles <= 8
+    # The same solutions in the same order, so the same plan.
+    planned = [motion.planned(k) for k in range(motion.cycles)]
+    np.testing.assert_array_equal(planned, [whole.planned(k) for k in range(whole.cycles)])
+
+
+def test_a_pose_out_of_reach_found_while_planning_is_refused_by_advance():
+    # The ball inside the contact box, but the wind-up asked higher than the leg reaches
+    # once the body balances on one foot: found after a few solutions, not at once.
+    params = attrs.evolve(PARAMS, wind_height=0.1)
+    planner = KickPlanner(Kick(0.19, -0.05), params, GAIT, START)
+    with pytest.raises(KickRefused, match="right foot cannot reach"):
+        while planner.advance(8) is None:
+            pass

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import numpy as np
 import pytest
 
 from motiond.kick_trial import KICK_PRIORITY, kick_trial
 from motiond.walk_trial import WalkTrial
 from skills.kick import Kick
+from skills.kick.motion import LEG_INDEX
 
 
 def test_a_full_power_kick_sends_the_ball_straight_and_the_robot_stays_up():
@@ -52,6 +54,24 @@ def standing() -> tuple[WalkTrial, np.ndarray]:
     trial.run(1.5)
     truth = trial.truth
     return trial, (truth.left_sole_position + truth.right_sole_position) / 2.0
+
+
+def test_a_kick_refused_while_it_is_planned_has_held_the_legs_still():
+    rig, _ = standing()
+    # A wind-up higher than the leg reaches on one foot: found after a few cycles of planning.
+    rig.runtime.kick.params = attrs.evolve(rig.runtime.kick.params, wind_height=0.1)
+    rig.emit(Kick(0.19, -0.05), priority=KICK_PRIORITY)
+    phases, held = [], []
+    while rig.runtime.kick.status().outcome is None and len(phases) < 20:
+        rig.run(0.012)
+        phases.append(rig.runtime.kick.status().phase)
+        held.append([rig.runtime.servos.target(i) for i in LEG_INDEX])
+    status = rig.runtime.kick.status()
+    assert "planning" in phases and status.outcome == "refused"
+    assert "cannot reach" in status.reason
+    # Held where the walk's stand had them, to the last bit, while the kick was planned.
+    held = held[: phases.index("idle")]
+    assert len(held) >= 2 and np.all(np.array(held) == held[0])
 
 
 def test_freeze_interrupts_a_kick_mid_swing_and_the_kick_never_resumes():
