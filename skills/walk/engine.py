@@ -40,8 +40,10 @@ from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gait
 from skills.walk.generator import Phase, WalkGenerator, WalkTargets
 from skills.walk.odometry import LegOdometry, Pose2D
 from skills.walk.params import GaitParameters, load_gait
+from skills.walk.placement import PlacementCorrection
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
+from skills.walk.step_end import StepEndModel
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
 from skills.walk.walk_to import MoveProgress, MoveStatus, register_walk_to
 
@@ -74,6 +76,11 @@ class WalkEngine:
         #: The energy-saving stand (``skills.walk.energy``).
         self.energy = EnergySaver()
         self.generator.calibrate = self.calibration.apply
+        #: Footsteps aimed against their measured landing error (``skills.walk.placement``).
+        self.placement = PlacementCorrection()
+        self.generator.aim = self.placement.aim
+        #: Where steps really leave the body (``skills.walk.step_end``), for ``next_pose``.
+        self.step_end = StepEndModel()
         self._steps_seen = 0
         self._servos = servos
         self._ik = nao_leg_ik()
@@ -157,8 +164,9 @@ class WalkEngine:
         self._last_now = now
         executed = gen.executed
         # A footstep is a placement, not a velocity: the calibration learns from neither it
-        # nor the step that closes the feet after it.
-        placed = gen.placing
+        # nor the step that closes the feet after it; the placement learns from footsteps.
+        placed, footstep = gen.placing, gen.footstep
+        ending = gen.support_end()
         standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
@@ -171,6 +179,16 @@ class WalkEngine:
         self._targets = gen.update(dt, self._state)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
+            if ending is not None:
+                left_support, planned = ending
+                measured = self.odometry.feet[0 if left_support else 1]
+                self.step_end.learn(planned.inverse(), measured.inverse(), executed, left_support)
+            if footstep is not None and gen.footstep is not footstep:
+                # It ended now, both feet down: where the legs say it landed.
+                left, right = self.odometry.feet
+                support, landed = (right, left) if footstep.left else (left, right)
+                measured = support.inverse().compose(landed)
+                self.placement.learn(footstep.move, measured, footstep.left)
             if not placed:
                 v = (executed.forward, executed.left, executed.turn)
                 self.calibration.step_ended(self.odometry.pose, now, v)
@@ -235,7 +253,9 @@ class WalkEngine:
         planned, support = self.generator.support_end(), self.odometry.support
         if planned is None or support is None or planned[0] != support[0]:
             return self.odometry.pose
-        return support[1].compose(planned[1].inverse())
+        left_support, foot = planned
+        body = self.step_end.predict(foot.inverse(), self.generator.executed, left_support)
+        return support[1].compose(body)
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""

@@ -111,6 +111,9 @@ class WalkGenerator:
         self.killed = False
         #: Maps a velocity to the one steps are planned for (``skills.walk.calibration``).
         self.calibrate = _uncalibrated
+        #: Maps a footstep's landing (move, left) to where it is aimed
+        #: (``skills.walk.placement``).
+        self.aim = _as_asked
         #: Share of the gait's step frequency (1: its own period; smaller: longer steps).
         self.frequency = 1.0
         #: The left and right foot's own steps (NAOqi's per-foot move config): the period,
@@ -199,9 +202,10 @@ class WalkGenerator:
             return None
         left = not self.swing_left
         end = self._end[0 if left else 1]
-        stance = self._hip_y + self.gait.foot_spread
+        # The sole's place: its stance and its toe-out's heel shift (``SoleGeometry.pose``).
+        out = self._hip_y + self.gait.foot_spread + self._geometry.heel_shift(end.yaw)
         _, com = self._lean_and_offset()
-        return left, Pose2D(end.x - com, end.y + (stance if left else -stance), end.yaw)
+        return left, Pose2D(end.x - com, end.y + (out if left else -out), end.yaw)
 
     @property
     def step_remaining(self) -> float:
@@ -356,11 +360,16 @@ class WalkGenerator:
         stance = self._hip_y + g.foot_spread
         # The support foot ends at yaw -theta/2, the swing foot at +theta/2: the swing foot's
         # offset from the support foot, turned into the hips' frame.
-        c, s = math.cos(-m.theta / 2.0), math.sin(-m.theta / 2.0)
-        dx, dy = c * m.x - s * m.y, s * m.x + c * m.y
+        aim = self.aim(m, step.left)
+        c, s = math.cos(-aim.theta / 2.0), math.sin(-aim.theta / 2.0)
+        dx, dy = c * aim.x - s * aim.y, s * aim.x + c * aim.y
         side = 1.0 if step.left else -1.0  # the swing foot's side
-        swing = Foot(dx / 2.0, dy / 2.0 - side * stance, m.theta / 2.0)
-        support = Foot(-dx / 2.0, -dy / 2.0 + side * stance, -m.theta / 2.0)
+        # Both soles are moved out by their toe-out's heel shift (``SoleGeometry.pose``); the
+        # ends are moved in by as much, so the feet land as far apart as asked (the clip
+        # already kept their boxes apart).
+        heel = self._geometry.heel_shift(aim.theta / 2.0)
+        swing = Foot(dx / 2.0, dy / 2.0 - side * (stance + heel), aim.theta / 2.0)
+        support = Foot(-dx / 2.0, -dy / 2.0 + side * (stance + heel), -aim.theta / 2.0)
         swing.x += g.catch_pitch * self._pitch_error_mean
         left_end, right_end = (swing, support) if step.left else (support, swing)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
@@ -553,6 +562,10 @@ def _narrowed(own: float, limit: float, period: float) -> float:
     """A foot's largest step (``own`` speed limit over ``period``), or no bound where its own
     limit is not below the gait's ``limit``."""
     return own * period if own < limit else math.inf
+
+
+def _as_asked(move: Pose2D, left: bool) -> Pose2D:
+    return move
 
 
 def _uncalibrated(

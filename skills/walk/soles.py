@@ -31,6 +31,12 @@ class SoleGeometry:
         self.sole_front = model.foot.front
         self.heel_inner = model.foot.inner
 
+    def heel_shift(self, yaw: float) -> float:
+        """How far (m) a foot turned by ``yaw`` is moved outwards: a foot that toes out swings
+        its heel inwards, and moved out by as much the heels never meet however far the walk
+        turns."""
+        return self.heel_rear * abs(math.sin(yaw)) + self.heel_inner * (1.0 - math.cos(yaw))
+
     def pose(
         self,
         x: float,
@@ -49,12 +55,9 @@ class SoleGeometry:
         ``stance``: the place's lateral distance from the hip centre (m, + left); ``hip`` and
         ``ankle``: (pitch, roll) offsets in rad.
         """
-        # A foot that toes out swings its heel inwards: it moves out by as much, so the heels
-        # never meet however far the walk turns.
         side = 1.0 if stance > 0.0 else -1.0
-        heel = self.heel_rear * abs(math.sin(yaw)) + self.heel_inner * (1.0 - math.cos(yaw))
         # The ankle in the upright hip frame H.
-        ax, ay, az = x, stance + y + side * heel, -hip_height + z + self.sole_height
+        ax, ay, az = x, stance + y + side * self.heel_shift(yaw), -hip_height + z + self.sole_height
         rot = rotation_z(yaw)
         hip_pitch, hip_roll = hip
         if hip_pitch or hip_roll:

@@ -30,6 +30,7 @@ from skills.walk.footstep_clip import (
 )
 from skills.walk.footsteps import PlannedStep
 from skills.walk.odometry import Pose2D
+from skills.walk.placement import PlacementCorrection
 
 # libalmath's own test boxes (its avoidfootcollision test): 0.080 m ahead of the ankle.
 TEST_LEFT = ((0.080, 0.050), (0.080, -0.038), (-0.047, -0.038), (-0.047, 0.050))
@@ -146,11 +147,13 @@ def test_naoqi_leg_names_are_accepted():
 
 
 def _relative(gen: WalkGenerator, left: bool) -> Pose2D:
-    """The planned end of the step: the swing foot in the support foot's frame."""
+    """The planned end of the step: the swing sole in the support sole's frame, where the
+    sole poses put them (each moved out by its toe-out's heel shift)."""
     stance = gen._hip_y + gen.gait.foot_spread
     lf, rf = gen._end
-    left_pose = Pose2D(lf.x, lf.y + stance, lf.yaw)
-    right_pose = Pose2D(rf.x, rf.y - stance, rf.yaw)
+    heel = gen._geometry.heel_shift
+    left_pose = Pose2D(lf.x, lf.y + stance + heel(lf.yaw), lf.yaw)
+    right_pose = Pose2D(rf.x, rf.y - stance - heel(rf.yaw), rf.yaw)
     swing, support = (left_pose, right_pose) if left else (right_pose, left_pose)
     return support.inverse().compose(swing)
 
@@ -181,6 +184,49 @@ def test_the_generator_places_each_planned_step_then_closes_the_feet():
         assert end.theta == pytest.approx(step.move.theta, abs=1e-9)
     assert list(gen.footsteps_done) == steps
     assert gen.phase.value == "standing" and gen.left.together() and gen.right.together()
+
+
+def test_footsteps_are_aimed_where_the_placement_correction_says():
+    gen = WalkGenerator(attrs.evolve(load_gait(), catch_pitch=0.0))
+    correction = PlacementCorrection()
+    correction.error = (0.01, 0.015)  # landing 1 cm long and 1.5 cm wide
+    gen.aim = correction.aim
+    steps = [
+        PlannedStep(True, Pose2D(0.04, 0.10, 0.2), 0.25),
+        PlannedStep(False, Pose2D(0.04, -0.12, 0.0), 0.25),
+    ]
+    gen.set_footsteps(steps, clear=True)
+    ends = {}
+    for _ in range(200):
+        gen.update(0.012, Sense())
+        if gen.footstep is not None:
+            ends[gen.footstep.left] = _relative(gen, gen.footstep.left)
+    assert ends[True].x == pytest.approx(0.03, abs=1e-9)
+    assert ends[True].y == pytest.approx(0.085, abs=1e-9)  # aimed in, towards the support
+    assert ends[False].y == pytest.approx(-0.105, abs=1e-9)
+    assert ends[True].theta == pytest.approx(0.2, abs=1e-9)
+
+
+@given(
+    st.floats(-0.02, 0.02),
+    st.floats(-0.02, 0.02),
+    st.booleans(),
+    st.lists(st.floats(-0.003, 0.003), min_size=40, max_size=40),
+)
+def test_the_placement_correction_learns_a_steady_landing_error(forward, outward, left, noise):
+    correction = PlacementCorrection()
+    side = 1.0 if left else -1.0
+    asked = Pose2D(0.03, side * 0.1, 0.0)
+    for n in noise:
+        aimed = correction.aim(asked, left)
+        landed = Pose2D(aimed.x + forward + n, aimed.y + side * (outward - n), 0.0)
+        correction.learn(asked, landed, left)
+    assert correction.error == pytest.approx((forward, outward), abs=0.004)
+    # A slip of metres or a broken measurement teaches nothing.
+    before = correction.error
+    correction.learn(asked, Pose2D(float("nan"), 0.0, 0.0), left)
+    correction.learn(asked, Pose2D(1.0, 0.0, 0.0), left)
+    assert correction.error == before
 
 
 def test_a_kill_drops_the_planned_steps():
