@@ -1,7 +1,8 @@
 """The kick: a standing kick aimed at the ball, as a Director task (``engine``)."""
 
-from skills.kick.motion import KickMotion, KickPlanner, KickRefused, plan_kick
+from skills.kick.motion import KickMotion, KickRefused
 from skills.kick.params import KickParameterError, KickParameters, load_kick_parameters
+from skills.kick.planner import KickPlanner, plan_kick
 from skills.kick.tasks import InWalkKick, Kick, KickStatus
 
 __all__ = [

@@ -30,8 +30,9 @@ from director import Context, Director, RunReason, RunState
 from lola_io.joints import NUM_JOINTS
 from providers.actuation import JointCommand, Legs, ServoTable
 from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
-from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickPlanner, KickRefused
+from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickRefused
 from skills.kick.params import KickParameters, load_kick_parameters
+from skills.kick.planner import KickPlanner
 from skills.kick.tasks import Kick, KickStatus
 from skills.walk.tasks import StopWalk
 
