@@ -211,7 +211,7 @@ def test_footsteps_are_aimed_where_the_placement_correction_says():
     st.floats(-0.02, 0.02),
     st.floats(-0.02, 0.02),
     st.booleans(),
-    st.lists(st.floats(-0.003, 0.003), min_size=40, max_size=40),
+    st.lists(st.floats(-0.003, 0.003), min_size=80, max_size=80),
 )
 def test_the_placement_correction_learns_a_steady_landing_error(forward, outward, left, noise):
     correction = PlacementCorrection()
