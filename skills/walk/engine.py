@@ -248,14 +248,21 @@ class WalkEngine:
 
     def next_pose(self) -> Pose2D:
         """NAOqi's getNextRobotPosition: the odometry pose once the step under way (which can
-        no longer change) has ended: where that step leaves the body over the support foot the
-        odometry stands on. Standing, the pose now."""
+        no longer change) has ended: where that step leaves the body over its support foot,
+        as its plan says and :class:`StepEndModel` corrects. Standing, the pose now."""
         planned, support = self.generator.support_end(), self.odometry.support
-        if planned is None or support is None or planned[0] != support[0]:
+        if planned is None or support is None:
             return self.odometry.pose
         left_support, foot = planned
+        odometry_left, world = support
+        if odometry_left != left_support:
+            # Early in a step the odometry still stands on the foot that is about to swing
+            # (it follows the load): the step's support foot is where the legs see it now.
+            feet = self.odometry.feet
+            here, there = feet[0 if odometry_left else 1], feet[0 if left_support else 1]
+            world = world.compose(here.inverse().compose(there))
         body = self.step_end.predict(foot.inverse(), self.generator.executed, left_support)
-        return support[1].compose(body)
+        return world.compose(body)
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""
