@@ -19,14 +19,14 @@ velocities = st.builds(
 
 
 @settings(max_examples=30)
-@given(st.integers(0, 2**32 - 1), st.lists(st.floats(-0.03, 0.03), min_size=8, max_size=8))
+@given(st.integers(0, 2**32 - 1), st.lists(st.floats(-0.015, 0.015), min_size=12, max_size=12))
 def test_a_body_that_ends_its_steps_off_the_plan_linearly_is_learned(seed, weights):
     rng = np.random.default_rng(seed)
     steps = [
         (Velocity(*(rng.uniform(-1.0, 1.0, 3) * (0.35, 0.25, 1.5))), bool(rng.integers(2)))
         for _ in range(500)
     ]
-    truth = np.array(weights).reshape(2, 4)  # over the scaled features
+    truth = np.array(weights).reshape(2, 6)  # over the scaled features
     model = StepEndModel()
     planned = Pose2D(0.04, -0.05, 0.0)
     for velocity, left in steps:
