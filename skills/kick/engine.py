@@ -6,7 +6,7 @@ How the kick fits the Director:
   the support ankle corrected by the gyro in single support. The arms and head stay free.
 - **Refusal**: a kick plainly out of reach is Done at once without emitting anything;
   ``KickStatus`` says why. The rest of the plan (``KickPlanner``) is made a few leg
-  solutions a cycle ("planning", 3-5 cycles) while the kick holds the legs where they are
+  solutions a cycle ("planning", 2-4 cycles) while the kick holds the legs where they are
   commanded, so a kick refused then has moved nothing either.
 - **From a walk**: emitted while the walk steps (above it), the kick first emits ``StopWalk``
   as its own subtask, which brings the feet together through the walk, then plans from there.
