@@ -49,29 +49,29 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
     falls = alarms = 0
     full, half, errors, times = [], [], [], []
     in_walk, walked_on, made = [], [], 0
+
+    def tally(result):
+        """Count ``result``'s fall or false alarm; the result back."""
+        nonlocal falls, alarms
+        falls += result.fell
+        alarms += result.alarmed and not result.fell
+        return result
+
     for body in bodies:
         for seed in seeds:
             for x, y in STRAIGHT_BALLS:
-                result = kick_trial(Kick(x, y), seed=seed, perturbation=body)
-                falls += result.fell
-                alarms += result.alarmed and not result.fell
+                result = tally(kick_trial(Kick(x, y), seed=seed, perturbation=body))
                 full.append(result.travel)
                 if result.contact_after is not None:
                     times.append(result.contact_after)
-            result = kick_trial(Kick(*STRAIGHT_BALLS[0], power=0.5), seed=seed, perturbation=body)
-            falls += result.fell
-            alarms += result.alarmed and not result.fell
-            half.append(result.travel)
+            half_kick = Kick(*STRAIGHT_BALLS[0], power=0.5)
+            half.append(tally(kick_trial(half_kick, seed=seed, perturbation=body)).travel)
             for x, y, direction in AIMED:
-                result = kick_trial(Kick(x, y, direction), seed=seed, perturbation=body)
-                falls += result.fell
-                alarms += result.alarmed and not result.fell
+                result = tally(kick_trial(Kick(x, y, direction), seed=seed, perturbation=body))
                 error = result.direction - direction if result.travel > 0.05 else math.pi
                 errors.append(abs(math.degrees(error)))
             for speed, x, y in IN_WALK:
-                walked = in_walk_trial(InWalkKick(x, y), speed, seed=seed, perturbation=body)
-                falls += walked.fell
-                alarms += walked.alarmed and not walked.fell
+                walked = tally(in_walk_trial(InWalkKick(x, y), speed, seed=seed, perturbation=body))
                 made += walked.status.outcome == "kicked"
                 in_walk.append(walked.travel)
                 walked_on.append(walked.walked_after)

@@ -125,7 +125,7 @@ class KickMotion:
     def _plan(self) -> Iterator[None]:
         """The plan after the first checks, yielding after every leg solution."""
         yield from self._plan_swing()
-        q, ok = self._solve(self._shift, np.zeros(3), 0.0)
+        q, ok = self._ik.solve(self._shift, np.zeros(3), 0.0)
         yield
         if not ok:
             raise KickRefused("the walk stand cannot be reached with this gait")
@@ -155,7 +155,7 @@ class KickMotion:
         while samples > 0 and len(self._swing_angles) < len(grid):
             s = grid[len(self._swing_angles)]
             # Timing needs the joints' travel, not the foot's exact turn.
-            q, _ = self._solve(self._single_shift, self._swing_point(s), self._yaw, exact=False)
+            q, _ = self._ik.solve(self._single_shift, self._swing_point(s), self._yaw, exact=False)
             self._swing_angles.append(q)
             samples -= 1
         if len(self._swing_angles) == len(grid) and self._swing_t is None:
@@ -281,7 +281,7 @@ class KickMotion:
         while True:
             self._w = np.array([*(contact - back * u), p.wind_height])
             shift = yield from self._shift_for_single_support(exact=False)
-            q, _ = self._solve(shift, self._w, self._yaw, exact=False)
+            q, _ = self._ik.solve(shift, self._w, self._yaw, exact=False)
             yield
             if q[knee] >= _MIN_KNEE or back <= _WIND_STEP:
                 break
@@ -291,7 +291,7 @@ class KickMotion:
         # A quadratic Bezier through C at s = 0.5.
         self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
         for point in (self._w, self._c, self._f):
-            _, ok = self._solve(self._single_shift, point, self._yaw, exact=False)
+            _, ok = self._ik.solve(self._single_shift, point, self._yaw, exact=False)
             yield
             if not ok:
                 x, y, z = point
@@ -312,7 +312,7 @@ class KickMotion:
             self._f = np.array([*(contact + on * self._u), p.follow_height])
             shift = self._single_shift
             for _ in range(_COM_ITERATIONS):
-                q, _ = self._solve(shift, self._f, self._yaw, exact=False)
+                q, _ = self._ik.solve(shift, self._f, self._yaw, exact=False)
                 shift = shift - (self._ik.com_in_support(q) - target)
                 yield
             if q[knee] >= _MIN_FOLLOW_KNEE or on <= _WIND_STEP:
@@ -347,7 +347,7 @@ class KickMotion:
         target = np.array([self.params.com_ahead, 0.0])
         shift = np.array([self.gait.com_offset, -self._side * self._stance])
         for _ in range(2 * _COM_ITERATIONS if exact else _COM_ITERATIONS):
-            q, _ = self._solve(shift, self._w, self._yaw, exact=exact)
+            q, _ = self._ik.solve(shift, self._w, self._yaw, exact=exact)
             shift = shift - (self._ik.com_in_support(q) - target)
             yield
         return shift
@@ -394,12 +394,7 @@ class KickMotion:
         want = (1.0 - weight) * self._stand_com + weight * np.array([self.params.com_ahead, 0.0])
         shift, q = self._last_shift, self._stand_q
         for _ in range(_COM_ITERATIONS):
-            q, _ = self._solve(shift, foot, yaw)
+            q, _ = self._ik.solve(shift, foot, yaw)
             shift = shift - (self._ik.com_in_support(q) - want)
         self._last_shift = shift
         return q
-
-    def _solve(
-        self, shift: np.ndarray, foot: np.ndarray, yaw: float, *, exact: bool = True
-    ) -> tuple[np.ndarray, bool]:
-        return self._ik.solve(shift, foot, yaw, exact=exact)

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from skills.walk.params import GaitError, range_check, read_parameter_yaml
+from skills.walk.params import GaitError, layered_parameters, range_check, read_parameter_yaml
 
 
 class KickParameterError(GaitError):
@@ -131,28 +131,13 @@ class KickParameters:
         return self.swing_speed_min + power * power * (self.swing_speed - self.swing_speed_min)
 
 
-def _read_yaml(text: str, source: str) -> dict[str, Any]:
-    return read_parameter_yaml(text, source, KickParameterError)
-
-
 def load_kick_parameters(path: str | Path | None = None, **overrides: Any) -> KickParameters:
     """The shipped kick parameters, overridden by the YAML file at ``path``, then ``overrides``."""
-    values = _read_yaml(resources.files("skills.kick").joinpath("kick.yaml").read_text(), "kick")
-    source = "kick.yaml"
-    layers: list[tuple[str, dict[str, Any]]] = []
-    if path is not None:
-        source = str(path)
-        try:
-            layers.append((source, _read_yaml(Path(path).read_text(), source)))
-        except OSError as error:
-            raise KickParameterError(None, None, f"cannot read: {error}", source) from None
-    layers.append(("kick", overrides))
-    for where, layer in layers:
-        for key, value in layer.items():
-            if key not in PARAMETER_RANGES:
-                known = ", ".join(PARAMETER_RANGES)
-                raise KickParameterError(key, value, f"unknown parameter (known: {known})", where)
-        values.update(layer)
+    text = resources.files("skills.kick").joinpath("kick.yaml").read_text()
+    shipped = read_parameter_yaml(text, "kick", KickParameterError)
+    values, source = layered_parameters(
+        shipped, path, overrides, PARAMETER_RANGES, KickParameterError, "kick"
+    )
     missing = sorted(set(PARAMETER_RANGES) - set(values))
     if missing:
         raise KickParameterError(missing[0], None, "missing", source)

@@ -166,7 +166,6 @@ class WalkEngine:
         # A footstep is a placement, not a velocity: the calibration learns from neither it
         # nor the step that closes the feet after it; the placement learns from footsteps.
         placed, footstep = gen.placing, gen.footstep
-        ending = gen.support_end()
         standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
@@ -179,10 +178,11 @@ class WalkEngine:
         self._targets = gen.update(dt, self._state)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
+            ending, velocity = gen.ended
             if ending is not None:
                 left_support, planned = ending
                 measured = self.odometry.feet[0 if left_support else 1]
-                self.step_end.learn(planned.inverse(), measured.inverse(), executed, left_support)
+                self.step_end.learn(planned.inverse(), measured.inverse(), velocity, left_support)
             if footstep is not None and gen.footstep is not footstep:
                 # It ended now, both feet down: where the legs say it landed.
                 left, right = self.odometry.feet

@@ -153,6 +153,9 @@ class WalkGenerator:
         #: An in-walk kick to make (``skills.walk.kick_step``), and whether this step is it.
         self.kick: KickStep | None = None
         self.kicking = False
+        #: The step that ended last: where its plan put the support foot (``support_end``)
+        #: and its velocity; set as it ends.
+        self.ended: tuple[tuple[bool, Pose2D] | None, Velocity] = (None, ZERO)
 
     # ------------------------------------------------------------------ commands
 
@@ -294,7 +297,6 @@ class WalkGenerator:
         period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
         period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
         period /= self.frequency
-        self._period = period
         top = g.max_forward if v.forward >= 0.0 else g.max_backward
         vf, vl, vt = self.calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))
         f = vf * period
@@ -323,7 +325,7 @@ class WalkGenerator:
             )
             self.kicking = role == "kick"
             self.placing = self.placing or role is not None
-            self._period = period
+        self._period = period
         lead_side = (vl > 0.0) == swing_left and vl != 0.0
         lead_turn = (vt > 0.0) == swing_left and vt != 0.0
         swing_x, support_x = f / 2.0, -f / 2.0
@@ -420,6 +422,7 @@ class WalkGenerator:
 
     def _end_step(self) -> None:
         self.step_count += 1
+        self.ended = (self.support_end(), self.executed)
         if self.kicking and self.kick is not None:
             self.kick.landed = True
             self.kicking = False

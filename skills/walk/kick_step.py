@@ -3,7 +3,7 @@ B-Human and HTWK, in their simplest form).
 
 A kick request (:class:`KickStep`) rides on the walk while the behaviour walks towards the
 ball; the engine keeps the ball's position from each sole current (odometry). At the start
-of every step the generator asks :func:`plan_step` what this step should be:
+of every step the generator asks :func:`shape_step` what this step should be:
 
 - **the kick step**, when the swing foot is the kicking foot and the ball lies in its path:
   the step is as long as it takes for the swing to be at mid-stride (its fastest, the sole

@@ -227,23 +227,38 @@ def shipped_gait_values() -> dict[str, Any]:
     return read_parameter_yaml(text, "gait.yaml")
 
 
-def load_gait(path: str | Path | None = None, **overrides: float) -> GaitParameters:
-    """The shipped gait, overridden by the YAML file at ``path`` and then by ``overrides``."""
-    values = shipped_gait_values()
-    source = "gait.yaml"
+def layered_parameters(
+    shipped: dict[str, Any],
+    path: str | Path | None,
+    overrides: dict[str, Any],
+    ranges: dict[str, tuple[float, float, str, str]],
+    error: type[GaitError] = GaitError,
+    name: str = "gait",
+) -> tuple[dict[str, Any], str]:
+    """The ``shipped`` values overridden by the YAML file at ``path``, then by ``overrides``,
+    and the source to name in errors (``<name>.yaml`` or the file). A key not in ``ranges`` or
+    an unreadable file is refused with ``error``; the values themselves are checked by the
+    caller's attrs class."""
+    values, source = dict(shipped), f"{name}.yaml"
+    layers: list[tuple[str, dict[str, Any]]] = []
     if path is not None:
         source = str(path)
         try:
             text = Path(path).read_text()
-        except OSError as error:
-            raise GaitError(None, None, f"cannot read: {error}", source) from None
-        user = read_parameter_yaml(text, source)
-        for key in user:
-            if key not in PARAMETER_RANGES:
-                raise GaitError(key, user[key], f"unknown parameter (known: {_known()})", source)
-        values.update(user)
-    for key in overrides:
-        if key not in PARAMETER_RANGES:
-            raise GaitError(key, overrides[key], f"unknown parameter (known: {_known()})")
-    values.update(overrides)
+        except OSError as problem:
+            raise error(None, None, f"cannot read: {problem}", source) from None
+        layers.append((source, read_parameter_yaml(text, source, error)))
+    layers.append((name, overrides))
+    for where, layer in layers:
+        for key, value in layer.items():
+            if key not in ranges:
+                known = ", ".join(ranges)
+                raise error(key, value, f"unknown parameter (known: {known})", where)
+        values.update(layer)
+    return values, source
+
+
+def load_gait(path: str | Path | None = None, **overrides: float) -> GaitParameters:
+    """The shipped gait, overridden by the YAML file at ``path`` and then by ``overrides``."""
+    values, source = layered_parameters(shipped_gait_values(), path, overrides, PARAMETER_RANGES)
     return GaitParameters.from_mapping(values, source)
