@@ -57,11 +57,27 @@ FLOOR_FRICTION = 1.0
 BALL_RADIUS = 0.05
 BALL_MASS = 0.044
 
-# Collision bitmasks: robot parts touch the floor, the ball and (only feet) each other, never
-# themselves otherwise, so poses like a deep squat do not lock up on self-contact.
-_ROBOT_CONTYPE, _ROBOT_CONAFFINITY = 1, 0
-_FOOT_CONTYPE, _FOOT_CONAFFINITY = 1 | 4, 4
+# Collision bitmasks: robot parts touch the floor, the ball and each other (bit 2), except the
+# pairs in SELF_COLLISION_EXCLUDED.
+_ROBOT_CONTYPE, _ROBOT_CONAFFINITY = 1 | 2, 2
+_FOOT_CONTYPE, _FOOT_CONAFFINITY = _ROBOT_CONTYPE, _ROBOT_CONAFFINITY
 _WORLD_CONTYPE, _WORLD_CONAFFINITY = 1, 1
+
+#: Links whose shapes never touch each other. MuJoCo already skips a body and its parent; these
+#: pairs meet across a joint's small intermediate links, where the primitive shapes overlap or
+#: nearly touch in every posture the joint limits allow, and the limits, not a contact, are what
+#: stops the real joint: the neck (torso and head), the hips (torso and thighs), the elbows
+#: (upper and lower arm) and the shoulders (the upper arm's capsule reaches into the torso box
+#: at the shoulder roll's inner limit, where a NAO's arm rests against its side).
+SELF_COLLISION_EXCLUDED = (
+    ("torso", "Head"),
+    ("torso", "LThigh"),
+    ("torso", "RThigh"),
+    ("torso", "LBicep"),
+    ("torso", "RBicep"),
+    ("LBicep", "LForeArm"),
+    ("RBicep", "RForeArm"),
+)
 #: Geom group of the robot's own shapes (sonar rays skip it).
 ROBOT_GEOM_GROUP = 1
 
@@ -229,6 +245,11 @@ def build_spec(
             hinges.append(joint)
             _add_collision_shapes(body, joint.child, model, collisions=collisions)
             stack.append((body, joint.child))
+
+    if collisions:
+        for first, second in SELF_COLLISION_EXCLUDED:
+            exclude = spec.add_exclude()
+            exclude.bodyname1, exclude.bodyname2 = first, second
 
     for joint in hinges:
         if joint.mimic is not None:

@@ -62,7 +62,11 @@ class SensorReader:
         for g in range(6):
             self._geom_group[g] = 0 if g == ROBOT_GEOM_GROUP else 1
         self._geomid = np.zeros(1, dtype=np.int32)
+        # 1 and 2: the left and right foot; 3: the rest of the robot; 0: anything else.
         self._foot_of_body = np.zeros(mj.nbody, dtype=np.int8)
+        for body in range(binding.torso_body, mj.nbody):
+            if body == binding.torso_body or self._foot_of_body[mj.body_parentid[body]] == 3:
+                self._foot_of_body[body] = 3
         for body in binding.left_foot.bodies:
             self._foot_of_body[body] = 1
         for body in binding.right_foot.bodies:
@@ -117,10 +121,14 @@ class SensorReader:
         frames: dict[int, tuple] = {}
         for i, (g1, g2) in enumerate(geoms):
             f1, f2 = foot_of_geom[g1], foot_of_geom[g2]
-            # Exactly one side a foot: a foot on a foot presses no sensor against the floor.
-            if (f1 == 0) == (f2 == 0):
+            # A foot against the floor or the ball: a hand or the other foot pressing on a
+            # foot presses no sensor under its sole.
+            if f1 == 0 and f2 in (1, 2):
+                side = f2
+            elif f2 == 0 and f1 in (1, 2):
+                side = f1
+            else:
                 continue
-            side = f1 or f2
             if side not in frames:
                 ankle = self._ankle_list[side - 1]
                 frames[side] = (

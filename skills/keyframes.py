@@ -168,6 +168,26 @@ class KeyframeScript:
             frames=tuple(attrs.evolve(f, duration=f.duration / factor) for f in self.frames),
         )
 
+    def mirrored(self, name: str) -> KeyframeScript:
+        """The same motion reflected through the sagittal plane, named ``name``: left and right
+        joints swap, and rolls and yaws change sign (pitches, the shared hip yaw-pitch and the
+        hands keep theirs)."""
+        return KeyframeScript(
+            name,
+            tuple(
+                Keyframe(
+                    f.duration,
+                    {
+                        _mirror_name(joint): JointTarget(
+                            _mirror_sign(joint) * t.position, t.stiffness
+                        )
+                        for joint, t in f.targets.items()
+                    },
+                )
+                for f in self.frames
+            ),
+        )
+
     def poses(self) -> Iterator[Pose]:
         """The targets in force at the end of each keyframe, one :class:`Pose` per keyframe.
 
@@ -188,3 +208,14 @@ class KeyframeScript:
         """The targets in force when the script ends."""
         *_, last = self.poses()
         return last
+
+
+def _mirror_name(joint: str) -> str:
+    if joint == "LHipYawPitch":  # one motor drives both hips' yaw-pitch
+        return joint
+    swapped = {"L": "R", "R": "L"}.get(joint[0], "") + joint[1:]
+    return swapped if swapped in JOINT_INDEX else joint
+
+
+def _mirror_sign(joint: str) -> float:
+    return -1.0 if joint.endswith(("Roll", "Yaw")) else 1.0

@@ -7,8 +7,8 @@ the robot must be where the phase should have left it, which the IMU and the fee
 every cycle:
 
 1. pick the routine for the side the robot lies on (the IMU's lean); a routine that
-   ``rolls_over`` (from a side, ``RollOver``; from the back, ``GetUpBack``) ends lying on
-   another side, which is read again to go on;
+   ``rolls_over`` (from a side, ``RollOverLeft`` or ``RollOverRight``; from the back,
+   ``GetUpBack``) ends lying on another side, which is read again to go on;
 2. play a phase as a sequence on the whole body, let it settle (``SETTLE`` s, longer while
    the gyro is not calm, never more than ``SETTLE_MAX``), then check;
 3. a check that fails means the robot ended somewhere unexpected: it relaxes lying down

@@ -13,24 +13,36 @@ from skills.script_files import shipped_script_names
 
 _STANDING = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
 
-#: Lying on a side: arms and legs swing back, so the robot rolls onto its front.
-ROLL_OVER = GetUpRoutine(
-    "RollOver",
-    "GetUpRollOver",
-    (GetUpPhase("roll", (0, 2), Check(max_roll=0.8)),),
+#: Lying on a side: the limbs swing so that the robot rolls onto its front (or, tilted
+#: towards its back, onto the back, whose get-up goes on from there); one script per side.
+ROLL_OVER_RIGHT = GetUpRoutine(
+    "RollOverRight",
+    "GetUpRollOverRight",
+    (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
+    rolls_over=True,
+)
+ROLL_OVER_LEFT = GetUpRoutine(
+    "RollOverLeft",
+    "GetUpRollOverLeft",
+    (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
     rolls_over=True,
 )
 
 
 def shipped_routines() -> tuple[dict[FallDirection, GetUpRoutine], GetUpRoutine]:
-    """(the routine for lying on the front and on the back, the roll-over routine)."""
+    """(the routine for each side the robot may lie on, the fallback roll-over routine)."""
     names = set(shipped_script_names())
     routines = {
         side: routine
-        for side, routine in ((FallDirection.FRONT, FRONT), (FallDirection.BACK, BACK))
+        for side, routine in (
+            (FallDirection.FRONT, FRONT),
+            (FallDirection.BACK, BACK),
+            (FallDirection.LEFT, ROLL_OVER_LEFT),
+            (FallDirection.RIGHT, ROLL_OVER_RIGHT),
+        )
         if routine.script in names and routine.phases
     }
-    return routines, ROLL_OVER
+    return routines, ROLL_OVER_RIGHT
 
 
 #: Lying on the front: push up on straight arms, knees under into a "table" on hands and
@@ -52,6 +64,6 @@ FRONT = GetUpRoutine(
 BACK = GetUpRoutine(
     "GetUpBack",
     "GetUpBack",
-    (GetUpPhase("bridge and roll", (0, 7), Check(pitch=(-1.2, 2.3))),),
+    (GetUpPhase("bridge and roll", (0, 8), Check(pitch=(-1.2, 2.3))),),
     rolls_over=True,
 )

@@ -6,7 +6,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from lola_io.joints import JOINT_NAMES, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from lola_io.joints import JOINT_INDEX, JOINT_NAMES, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
 from naosim.model_builder import (
     BALL_MASS,
     JOINT_DAMPING,
@@ -16,6 +16,7 @@ from naosim.model_builder import (
     build_spec,
 )
 from providers.model import load_nao_model
+from skills.script_files import shipped_script
 
 
 def _names(m: mujoco.MjModel, kind: mujoco.mjtObj, count: int) -> set[str]:
@@ -121,3 +122,36 @@ def test_collisions_off_means_no_contact_at_all():
     assert d.ncon == 0
     spec = build_spec()
     assert spec.compile().nbody == m.nbody
+
+
+def _self_contacts(pose: dict[str, float]) -> set[tuple[str, str]]:
+    """The robot's own shapes in contact at ``pose`` (joint angles over StandInit's), held in
+    the air."""
+    m = build_model()
+    d = mujoco.MjData(m)
+    d.qpos[2] = 1.0
+    stand = shipped_script("StandInit").final_pose().position
+    for name, i in JOINT_INDEX.items():
+        d.qpos[m.joint(name).qposadr[0]] = pose.get(name, stand[i])
+    d.qpos[m.joint("RHipYawPitch").qposadr[0]] = pose.get(
+        "LHipYawPitch", stand[JOINT_INDEX["LHipYawPitch"]]
+    )
+    mujoco.mj_forward(m, d)
+    body = m.geom_bodyid
+    names = {
+        tuple(sorted((m.body(body[c.geom[0]]).name, m.body(body[c.geom[1]]).name)))
+        for c in d.contact[: d.ncon]
+    }
+    return names
+
+
+def test_the_robot_s_limbs_collide_with_each_other_and_the_torso():
+    # StandInit touches nothing of itself (the neck, hips, shoulders and elbows are excluded).
+    assert _self_contacts({}) == set()
+    # Legs crossed at the hip rolls' inner limits meet each other.
+    crossed = _self_contacts({"LHipRoll": -0.379, "RHipRoll": 0.379})
+    assert ("LThigh", "RThigh") in crossed
+    # A hanging arm whose elbow bends sideways (elbow yaw 0) runs its forearm into the torso.
+    assert ("RForeArm", "torso") in _self_contacts(
+        {"RShoulderPitch": 1.5, "RShoulderRoll": 0.0, "RElbowYaw": 0.0, "RElbowRoll": 1.54}
+    )

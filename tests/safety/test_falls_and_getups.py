@@ -10,12 +10,15 @@ import math
 import numpy as np
 import pytest
 
+from lola_io.joints import JOINT_INDEX
 from motiond.runtime import Runtime
 from motiond.safety_trial import getup_trial, make_sim, push_fall_trial
 from motiond.simulated import simulated_daemon
 from motiond.walk_trial import Perturbation
 from naosim import postures
 from skills.safety import FallPhase
+from skills.safety.fall import FallDirection
+from skills.safety.protection import brace_positions
 from skills.walk import Walk
 
 
@@ -30,7 +33,7 @@ def test_a_pushed_robot_is_seen_falling_and_braced_before_it_lands(direction, wa
 
 
 @pytest.mark.parametrize("walking", [False, True], ids=["standing", "walking"])
-@pytest.mark.parametrize("direction", ["front", "back"])
+@pytest.mark.parametrize("direction", ["front", "back", "left", "right"])
 def test_a_pushed_robot_gets_up_again(direction, walking):
     assert push_fall_trial(direction, walking=walking, impulse=5.0).stood
 
@@ -46,21 +49,34 @@ def test_getting_up_from_the_front_on_a_perturbed_body():
     assert getup_trial("front", 7, Perturbation(seed=2)).stood
 
 
-@pytest.mark.parametrize("side", [math.pi / 2, -math.pi / 2], ids=["right", "left"])
-def test_lying_on_a_side_it_rolls_onto_its_front_and_gets_up(side):
+@pytest.mark.parametrize("bent", [0.0, 1.0], ids=["straight", "knees bent"])
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_lying_on_a_side_it_rolls_over_that_side_and_gets_up(side, bent):
+    # Limp, forearms folded in front of the chest as the fall protection leaves them sideways.
+    position = postures.lying()
+    for name, angle in brace_positions(FallDirection(side)).items():
+        position[JOINT_INDEX[name]] = angle
+    for leg in "LR":
+        position[JOINT_INDEX[f"{leg}KneePitch"]] = bent
+        position[JOINT_INDEX[f"{leg}HipPitch"]] = position[JOINT_INDEX[f"{leg}AnklePitch"]] = (
+            -bent / 2
+        )
     sim = make_sim(3)
-    sim.reset_pose(postures.lying(), torso_rpy=(side, 0.0, 0.0), stiffness=0.0, settle=1.0)
+    roll = math.pi / 2 if side == "right" else -math.pi / 2
+    sim.reset_pose(position, torso_rpy=(roll, 0.0, 0.0), stiffness=0.0, settle=1.5)
     runtime = Runtime()
     frame = sim.first_frame()
-    routines = set()
-    for _ in range(round(15.0 / 0.012)):
+    routines = []
+    for _ in range(round(20.0 / 0.012)):
         frame = sim.step(runtime.step(frame))
         status = runtime.supervisor.status().getup
-        routines.add(status.routine)
+        if status.routine is not None and status.routine not in routines:
+            routines.append(status.routine)
         if status.result is not None:
             break
     assert status.result == "standing", status
-    assert {"RollOver", "GetUpFront"} <= routines
+    assert routines[0] == f"RollOver{side.capitalize()}", routines
+    assert "GetUpFront" in routines
     assert sim.truth().tilt < 0.3
 
 

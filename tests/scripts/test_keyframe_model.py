@@ -114,3 +114,37 @@ def test_pose_arrays_are_lola_ordered():
     pose = KeyframeScript("all", [Keyframe(1.0, targets)]).final_pose()
     np.testing.assert_array_equal(pose.position, np.arange(25) / 100.0)
     assert pose.mask.all()
+
+
+def test_a_mirrored_script_swaps_sides_and_turns_rolls_and_yaws_round():
+    script = KeyframeScript(
+        "Reach",
+        [
+            Keyframe(
+                0.5,
+                {
+                    "LShoulderPitch": JointTarget(0.3, 0.8),
+                    "LShoulderRoll": JointTarget(0.9),
+                    "LElbowYaw": JointTarget(-1.2),
+                    "RHipRoll": JointTarget(-0.2),
+                    "LHipYawPitch": JointTarget(-0.4),
+                    "HeadYaw": JointTarget(0.5),
+                    "HeadPitch": JointTarget(0.1),
+                    "RHand": JointTarget(0.7),
+                },
+            )
+        ],
+    )
+    mirrored = script.mirrored("ReachRight")
+    assert mirrored.name == "ReachRight"
+    (frame,) = mirrored.frames
+    assert frame.duration == 0.5
+    assert frame.targets["RShoulderPitch"] == JointTarget(0.3, 0.8)
+    assert frame.targets["RShoulderRoll"].position == -0.9
+    assert frame.targets["RElbowYaw"].position == 1.2
+    assert frame.targets["LHipRoll"].position == 0.2
+    assert frame.targets["LHipYawPitch"].position == -0.4  # one motor for both hips
+    assert frame.targets["HeadYaw"].position == -0.5
+    assert frame.targets["HeadPitch"].position == 0.1
+    assert frame.targets["LHand"].position == 0.7
+    assert mirrored.mirrored("Reach") == script

@@ -43,7 +43,7 @@ def test_unknown_shipped_script_is_a_script_error():
 #: by the get-up skill, from lying: their moves are held to the joints' full velocity limit, and
 #: their first keyframe, which starts from however the robot lies, relies on the safety stage's
 #: velocity clipping like every command does.
-GET_UP_SCRIPTS = ("GetUpFront", "GetUpBack", "GetUpRollOver")
+GET_UP_SCRIPTS = ("GetUpFront", "GetUpBack", "GetUpRollOverLeft", "GetUpRollOverRight")
 
 
 @pytest.mark.parametrize("name", shipped_script_names())
@@ -132,3 +132,14 @@ def test_support_margin_sees_a_com_outside_the_feet():
     lean[[JOINT_INDEX["LHipPitch"], JOINT_INDEX["RHipPitch"]]] = -1.5
     lean[[JOINT_INDEX["LShoulderPitch"], JOINT_INDEX["RShoulderPitch"]]] = -1.5
     assert _support_margin(lean) < 0.0
+
+
+def test_the_left_roll_over_is_the_right_one_mirrored():
+    right = shipped_script("GetUpRollOverRight").mirrored("GetUpRollOverLeft")
+    left = shipped_script("GetUpRollOverLeft")
+    assert len(left.frames) == len(right.frames)
+    for ours, mirrored in zip(left.poses(), right.poses(), strict=True):
+        # Where a joint's limits are not symmetric the mirrored target is clipped to them.
+        want = np.clip(mirrored.position, MODEL.lower, MODEL.upper)
+        np.testing.assert_allclose(ours.position[ours.mask], want[ours.mask], atol=1e-4)
+        np.testing.assert_array_equal(ours.mask, mirrored.mask)
