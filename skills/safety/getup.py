@@ -133,13 +133,9 @@ class GetUpStatus:
 class GetUpProgress:
     """The get-up provider's state machine (one get-up at a time)."""
 
-    def __init__(
-        self, routines: dict[FallDirection, GetUpRoutine], roll_over: GetUpRoutine, state: Any
-    ) -> None:
+    def __init__(self, routines: dict[FallDirection, GetUpRoutine], state: Any) -> None:
         self._routines = routines
-        self._roll_over = roll_over
-        known = (*routines.values(), roll_over) if routines else ()
-        self._sequences = {r.name: r.sequences() for r in known}
+        self._sequences = {r.name: r.sequences() for r in routines.values()}
         self._relax = script_sequence(shipped_script("GetUpRelax"))
         self._state = state
         self._status = GetUpStatus()
@@ -180,8 +176,6 @@ class GetUpProgress:
     def _choose(self, ctx: Context) -> None:
         side = lean_direction(float(self._state.roll), float(self._state.pitch))
         routine = self._routines.get(side)
-        if routine is None and side in (FallDirection.LEFT, FallDirection.RIGHT):
-            routine = self._roll_over
         if routine is None:
             # No routine for this side: staying relaxed is safer than a move made up here.
             self._set(active=False, routine=None, phase=None, result="gave_up", finished=ctx.now)
@@ -257,11 +251,11 @@ class GetUpProgress:
 
 
 def register_getup(
-    director: Director, state: Any, routines: Callable[[], tuple[dict, GetUpRoutine]]
+    director: Director, state: Any, routines: Callable[[], dict[FallDirection, GetUpRoutine]]
 ) -> GetUpProgress:
-    """Register the GetUp provider; ``routines()`` gives (routine by side, roll-over routine)."""
-    by_side, roll_over = routines()
-    progress = GetUpProgress(by_side, roll_over, state)
+    """Register the GetUp provider; ``routines()`` gives the routine for each side the robot
+    may lie on (a side without one: the get-up stays relaxed and gives up)."""
+    progress = GetUpProgress(routines(), state)
 
     def getup(ctx: Context) -> None:
         if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED) or progress.task is not ctx.task:

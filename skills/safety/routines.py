@@ -13,26 +13,25 @@ from skills.script_files import shipped_script_names
 
 _STANDING = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
 
-#: Lying on a side: the limbs swing so that the robot rolls onto its front (or, tilted
-#: towards its back, onto the back, whose get-up goes on from there); one script per side.
-ROLL_OVER_RIGHT = GetUpRoutine(
-    "RollOverRight",
-    "GetUpRollOverRight",
-    (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
-    rolls_over=True,
-)
-ROLL_OVER_LEFT = GetUpRoutine(
-    "RollOverLeft",
-    "GetUpRollOverLeft",
-    (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
-    rolls_over=True,
-)
+
+def _roll_over(side: str) -> GetUpRoutine:
+    """Lying on ``side``: the limbs swing so that the robot rolls onto its front (or, tilted
+    towards its back, onto the back, whose get-up goes on from there)."""
+    return GetUpRoutine(
+        f"RollOver{side}",
+        f"GetUpRollOver{side}",
+        (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
+        rolls_over=True,
+    )
 
 
-def shipped_routines() -> tuple[dict[FallDirection, GetUpRoutine], GetUpRoutine]:
-    """(the routine for each side the robot may lie on, the fallback roll-over routine)."""
+ROLL_OVER_LEFT, ROLL_OVER_RIGHT = _roll_over("Left"), _roll_over("Right")
+
+
+def shipped_routines() -> dict[FallDirection, GetUpRoutine]:
+    """The routine for each side the robot may lie on."""
     names = set(shipped_script_names())
-    routines = {
+    return {
         side: routine
         for side, routine in (
             (FallDirection.FRONT, FRONT),
@@ -42,7 +41,6 @@ def shipped_routines() -> tuple[dict[FallDirection, GetUpRoutine], GetUpRoutine]
         )
         if routine.script in names and routine.phases
     }
-    return routines, ROLL_OVER_RIGHT
 
 
 #: Lying on the front: push up on straight arms, knees under into a "table" on hands and

@@ -64,7 +64,9 @@ class Rig:
             "Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),), rolls_over=True
         )
         self.getup = register_getup(
-            self.director, self.state, lambda: ({FallDirection.BACK: back}, roll)
+            self.director,
+            self.state,
+            lambda: {FallDirection.BACK: back, FallDirection.LEFT: roll, FallDirection.RIGHT: roll},
         )
         register_fall_protection(self.director, self.servos, self.state)
         register_hold(self.director, self.servos, self.state)
