@@ -19,7 +19,11 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   rate to the support ankle and hip roll (applied as rotations of the sole target about those
   joints, so they pass through the leg IK unchanged).
 - **Acceleration limits**: the executed velocity follows the clamped request by at most one
-  step's allowed change, read at the start of each step.
+  step's allowed change, read at the start of each step (slowing to walk on elsewhere more
+  gently than stopping: ``skills.walk.request.ratchet``).
+- **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
+  start) takes no backward step, and the swing foot lands ``catch_forward`` further forward
+  per radian beyond it (not in footsteps, which land where asked).
 - **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
   ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
   an ordinary step.
@@ -290,6 +294,11 @@ class WalkGenerator:
         target = ZERO if self._blocked() else self.target
         # After footsteps the feet close in place: no velocity is carried over from them.
         self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
+        if self.executed.forward < 0.0 and self._forward_fall() > 0.0:
+            # Falling forwards, a backward step would pull the feet from under the body: the
+            # backward speed shrinks (at a stop's rate) and the swing foot catches (``_catch``).
+            back = min(0.0, self.executed.forward + g.forward_decel)
+            self.executed = attrs.evolve(self.executed, forward=back)
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]
@@ -332,7 +341,7 @@ class WalkGenerator:
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
         # adjustment, in its simplest form), from the torso pitch averaged over the last step.
-        swing_x += g.catch_pitch * self._pitch_error_mean
+        swing_x += self._catch()
         left_end = Foot(
             swing_x if swing_left else support_x,
             side / 2.0 if lead_side else 0.0,
@@ -349,6 +358,18 @@ class WalkGenerator:
         self._support_lift = support.z
         self._lift = lift * (steps.start_lift_share if first else 1.0)
         self._t = 0.0
+
+    def _forward_fall(self) -> float:
+        """How far (rad) the torso leans forwards past the gait's lean and ``back_step_lean``
+        (above 0: the body is falling forwards; walking it leans up to 0.2 rad past the gait's
+        lean, turning fast on the spot)."""
+        return self._pitch - self._lean_and_offset()[0] - self.gait.back_step_lean
+
+    def _catch(self) -> float:
+        """How much further forward (m) the swing foot lands to catch the body."""
+        g = self.gait
+        falling = max(0.0, self._forward_fall())
+        return g.catch_pitch * self._pitch_error_mean + g.catch_forward * falling
 
     def _begin_footstep(self, step: PlannedStep) -> None:
         """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,
@@ -372,6 +393,7 @@ class WalkGenerator:
         heel = self._geometry.heel_shift(aim.theta / 2.0)
         swing = Foot(dx / 2.0, dy / 2.0 - side * (stance + heel), aim.theta / 2.0)
         support = Foot(-dx / 2.0, -dy / 2.0 + side * (stance + heel), -aim.theta / 2.0)
+        # Footsteps land where asked: the forward fall's catch is the walk's, not theirs.
         swing.x += g.catch_pitch * self._pitch_error_mean
         left_end, right_end = (swing, support) if step.left else (support, swing)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))

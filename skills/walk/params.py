@@ -56,6 +56,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "max_turn": (0.1, 4.0, "rad/s", "turning speed limit"),
     "forward_accel": (0.005, 0.5, "m/s", "largest forward speed change per step"),
     "forward_decel": (0.005, 0.5, "m/s", "largest forward speed decrease per step"),
+    "redirect_decel": (0.005, 0.5, "m/s", "largest forward slow-down per step, not stopping"),
     "left_accel": (0.005, 0.5, "m/s", "largest sideways speed change per step"),
     "turn_accel": (0.05, 4.0, "rad/s", "largest turning speed change per step"),
     "turn_when_fast": (
@@ -72,6 +73,13 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "sag_hip_roll": (-0.4, 0.4, "rad", "support hip roll added in single support (servo sag)"),
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
     "tilt_pitch_hip": (-1.0, 1.0, "rad/rad", "support hip pitch per torso pitch error"),
+    "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
+    "catch_forward": (
+        0.0,
+        1.0,
+        "m/rad",
+        "swing foot further out per rad leant past back_step_lean",
+    ),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
@@ -152,6 +160,7 @@ class GaitParameters:
     max_turn: float = _parameter("max_turn")
     forward_accel: float = _parameter("forward_accel")
     forward_decel: float = _parameter("forward_decel")
+    redirect_decel: float = _parameter("redirect_decel")
     left_accel: float = _parameter("left_accel")
     turn_accel: float = _parameter("turn_accel")
     turn_when_fast: float = _parameter("turn_when_fast")
@@ -163,6 +172,8 @@ class GaitParameters:
     sag_hip_roll: float = _parameter("sag_hip_roll")
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")
+    back_step_lean: float = _parameter("back_step_lean")
+    catch_forward: float = _parameter("catch_forward")
     catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")

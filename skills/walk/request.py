@@ -6,7 +6,7 @@ limit; if the norm passes 1 all three shrink together, so a combined motion keep
 direction; walking backwards, a diamond). :func:`ratchet` moves the velocity the engine
 executes towards the clamped request by at most the gait's change per step (rUNSWift's
 FORWARD_CHANGE; B-Human decelerates faster than it accelerates, and so do we: stopping must be
-quick).
+quick; slowing down to walk on in another direction is gentler, as HTWK's is).
 """
 
 from __future__ import annotations
@@ -111,8 +111,16 @@ def _towards(current: float, target: float, up: float, down: float) -> float:
 
 def ratchet(gait: GaitParameters, current: Velocity, target: Velocity) -> Velocity:
     """The velocity of the next step: ``current`` moved towards ``target`` by one step's
-    allowed change on each axis."""
-    forward = _towards(current.forward, target.forward, gait.forward_accel, gait.forward_decel)
+    allowed change on each axis.
+
+    Forwards, a stop (a zero target: the feet close and the stand takes the body's
+    momentum) slows by ``forward_decel`` a step; a walk that slows down to go on elsewhere (a
+    reversal, a step aside, a turn) by ``redirect_decel`` at most, because its next steps must
+    still carry a body that keeps its momentum (``gait.yaml`` has the falls it cost)."""
+    decel = gait.forward_decel
+    if not target.is_zero:
+        decel = min(decel, gait.redirect_decel)
+    forward = _towards(current.forward, target.forward, gait.forward_accel, decel)
     left = _towards(current.left, target.left, gait.left_accel, gait.left_accel * 2.0)
     turn = _towards(current.turn, target.turn, gait.turn_accel, gait.turn_accel * 2.0)
     return Velocity(forward, left, turn)

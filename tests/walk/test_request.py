@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -68,3 +69,19 @@ def test_the_ratchet_changes_each_axis_by_one_step_at_most_and_arrives(start, ta
         if v == target:
             break
     assert v == target
+
+
+@given(st.floats(0.01, 0.35), st.floats(-0.35, 0.35), st.floats(-0.25, 0.25), st.floats(-2.0, 2.0))
+def test_a_stop_slows_by_forward_decel_and_walking_on_elsewhere_by_redirect_decel(
+    forward, target_forward, left, turn
+):
+    current = Velocity(forward, 0.0, 0.0)
+    stop = ratchet(GAIT, current, Velocity())
+    assert forward - stop.forward == min(forward, GAIT.forward_decel)
+    target = clamp_request(GAIT, target_forward, left, turn)
+    if target.is_zero or target.forward >= forward:
+        return
+    slowed = ratchet(GAIT, current, target).forward
+    # A reversal slows to zero first; either way by redirect_decel a step at most.
+    floor = max(target.forward, 0.0)
+    assert slowed == pytest.approx(max(floor, forward - GAIT.redirect_decel), abs=1e-12)

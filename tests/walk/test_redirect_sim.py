@@ -1,0 +1,27 @@
+"""Abrupt changes of request in physics: random request runs of ``motiond bench walk`` that fell
+before the walk slowed down gently to walk on elsewhere (``redirect_decel``) and answered a
+forward fall with forward steps (``back_step_lean``, ``catch_forward``). Nearly all of them fell
+forwards, after a forward walk was turned into a backward one or a fast turn on the spot."""
+
+from __future__ import annotations
+
+import pytest
+
+from motiond.bench.walk import random_request_run
+from motiond.walk_trial import Perturbation
+
+
+@pytest.mark.parametrize(
+    ("seed", "body"),
+    [
+        (1, None),  # forward, a step aside, full speed backwards, then a fast turn on the spot
+        (21, None),
+        (29, None),
+        (8, 0),
+        (13, 5),
+        (43, 4),
+    ],
+)
+def test_random_requests_that_made_the_walk_fall_forwards_no_longer_do(seed, body):
+    where = {} if body is None else {"perturbation": Perturbation(seed=body)}
+    assert random_request_run(seed, where)
