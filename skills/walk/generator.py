@@ -49,17 +49,11 @@ from skills.walk.gaits import blend
 from skills.walk.kick_step import KickStep, shape_step
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
-from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, ratchet
 from skills.walk.soles import SoleGeometry, blend_pose
+from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_size
 
-# Offsets this small count as feet together (m, rad): a step cut short by an early touchdown
-# leaves the feet a little off their places, and chasing millimetres takes extra steps; the
-# stand keeps them where they are.
-_TOGETHER = 0.005
-_TOGETHER_YAW = 0.03
-_SETTLE_SHARE = 0.2  # of a step: time the new support foot takes to put down a leftover lift
 _LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
 
 
@@ -70,20 +64,6 @@ class Phase(enum.Enum):
     STARTING = "starting"
     WALKING = "walking"
     STOPPING = "stopping"
-
-
-@attrs.define
-class Foot:
-    """One foot's offset from its place under the hip (H frame): m, m, rad, m of lift."""
-
-    x: float = 0.0
-    y: float = 0.0
-    yaw: float = 0.0
-    z: float = 0.0
-
-    def together(self) -> bool:
-        """Whether the foot is back at its stand place."""
-        return abs(self.x) < _TOGETHER and abs(self.y) < _TOGETHER and abs(self.yaw) < _TOGETHER_YAW
 
 
 @attrs.frozen
@@ -302,23 +282,7 @@ class WalkGenerator:
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]
-        steps = g if own is None else own  # the gait of this foot's steps
-        period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
-        period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
-        period /= self.frequency
-        top = g.max_forward if v.forward >= 0.0 else g.max_backward
-        vf, vl, vt = self.calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))
-        f = vf * period
-        side = abs(vl) * 2.0 * period
-        turn = abs(vt) * 2.0 * period
-        if own is not None:
-            # The foot's own largest step where its config narrows the gait's (NAOqi's
-            # MaxStepX, MaxStepY, MaxStepTheta for it): a length, whatever the step's period.
-            f = min(_narrowed(own.max_forward, g.max_forward, own.step_period), f)
-            f = max(-_narrowed(own.max_backward, g.max_backward, own.step_period), f)
-            side = min(2.0 * _narrowed(own.max_left, g.max_left, own.step_period), side)
-            turn = min(2.0 * _narrowed(own.max_turn, g.max_turn, own.step_period), turn)
-        lift = steps.foot_lift + steps.lift_forward_gain * abs(f) + steps.lift_side_gain * side
+        size = step_size(g, own, v, frequency=self.frequency, calibrate=self.calibrate)
         self.kicking = False
         if self.kick is not None and not first and not self._blocked():
             swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
@@ -328,35 +292,24 @@ class WalkGenerator:
                 behind=support.x - swing.x,
                 stance=self._hip_y + g.foot_spread,
                 front=self._geometry.sole_front,
-                step=(f, period, lift),
+                step=(size.length, size.period, size.lift),
                 step_period=g.step_period,
                 longest=g.max_forward * g.step_period,
             )
+            size = attrs.evolve(size, length=f, period=period, lift=lift)
             self.kicking = role == "kick"
             self.placing = self.placing or role is not None
-        self._period = period
-        lead_side = (vl > 0.0) == swing_left and vl != 0.0
-        lead_turn = (vt > 0.0) == swing_left and vt != 0.0
-        swing_x, support_x = f / 2.0, -f / 2.0
+        self._period = size.period
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
-        # adjustment, in its simplest form), from the torso pitch averaged over the last step.
-        swing_x += self._catch()
-        left_end = Foot(
-            swing_x if swing_left else support_x,
-            side / 2.0 if lead_side else 0.0,
-            turn / 2.0 if lead_turn else 0.0,
-        )
-        right_end = Foot(
-            support_x if swing_left else swing_x,
-            -side / 2.0 if lead_side else 0.0,
-            -turn / 2.0 if lead_turn else 0.0,
-        )
+        # adjustment, in its simplest form).
+        left_end, right_end = step_ends(size, swing_left, self._catch())
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)
         support = self.right if swing_left else self.left
         self._support_lift = support.z
-        self._lift = lift * (steps.start_lift_share if first else 1.0)
+        steps = g if own is None else own
+        self._lift = size.lift * (steps.start_lift_share if first else 1.0)
         self._t = 0.0
 
     def _forward_fall(self) -> float:
@@ -379,31 +332,21 @@ class WalkGenerator:
         self.placing = True
         self.phase = Phase.WALKING
         self._period = step.period
-        m = step.move
-        stance = self._hip_y + g.foot_spread
-        # The support foot ends at yaw -theta/2, the swing foot at +theta/2: the swing foot's
-        # offset from the support foot, turned into the hips' frame.
-        aim = self.aim(m, step.left)
-        c, s = math.cos(-aim.theta / 2.0), math.sin(-aim.theta / 2.0)
-        dx, dy = c * aim.x - s * aim.y, s * aim.x + c * aim.y
-        side = 1.0 if step.left else -1.0  # the swing foot's side
-        # Both soles are moved out by their toe-out's heel shift (``SoleGeometry.pose``); the
-        # ends are moved in by as much, so the feet land as far apart as asked (the clip
-        # already kept their boxes apart).
-        heel = self._geometry.heel_shift(aim.theta / 2.0)
-        swing = Foot(dx / 2.0, dy / 2.0 - side * (stance + heel), aim.theta / 2.0)
-        support = Foot(-dx / 2.0, -dy / 2.0 + side * (stance + heel), -aim.theta / 2.0)
         # Footsteps land where asked: the forward fall's catch is the walk's, not theirs.
-        swing.x += g.catch_pitch * self._pitch_error_mean
-        left_end, right_end = (swing, support) if step.left else (support, swing)
+        plan = footstep_plan(
+            step,
+            self.aim(step.move, step.left),
+            stance=self._hip_y + g.foot_spread,
+            heel_shift=self._geometry.heel_shift,
+            gait=g,
+            catch=g.catch_pitch * self._pitch_error_mean,
+        )
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
-        self._end = (left_end, right_end)
-        lateral = abs(dy) - 2.0 * stance
-        period = step.period
-        self.executed = Velocity(m.x / period, side * lateral / period, m.theta / period)
+        self._end = (plan.left_end, plan.right_end)
+        self.executed = plan.velocity
         support_foot = self.right if step.left else self.left
         self._support_lift = support_foot.z
-        self._lift = g.foot_lift + g.lift_forward_gain * abs(dx) + g.lift_side_gain * abs(lateral)
+        self._lift = plan.lift
         self._t = 0.0
 
     def _move_feet(self) -> None:
@@ -414,20 +357,17 @@ class WalkGenerator:
         if lead > 0.0:
             t += lead * min(1.0, t / (_LEAD_RAMP * self._period))
         s = min(1.0, t / self._period)
-        lin, par, up = linear_step(s), smooth_step(s), lift_profile(s)
         (l0, r0), (l1, r1) = self._start, self._end
-        swing, support = (self.left, self.right) if self.swing_left else (self.right, self.left)
-        sw0, sw1 = (l0, l1) if self.swing_left else (r0, r1)
-        su0, su1 = (r0, r1) if self.swing_left else (l0, l1)
-        # A foot moves sideways only once it is off the ground (rUNSWift's dead time).
-        side = smooth_step(s, self.gait.side_dead_share)
-        for foot, a, b, k, ky in ((swing, sw0, sw1, par, side), (support, su0, su1, lin, lin)):
-            foot.x = a.x + (b.x - a.x) * k
-            foot.y = a.y + (b.y - a.y) * ky
-            foot.yaw = a.yaw + (b.yaw - a.yaw) * k
-        swing.z = self._lift * up
-        settle = min(1.0, s / _SETTLE_SHARE)
-        support.z = self._support_lift * (1.0 - smooth_step(settle))
+        left = self.swing_left
+        move_feet(
+            s,
+            self.left if left else self.right,
+            self.right if left else self.left,
+            ends=((l0, l1), (r0, r1)) if left else ((r0, r1), (l0, l1)),
+            lift=self._lift,
+            support_lift=self._support_lift,
+            side_dead_share=self.gait.side_dead_share,
+        )
 
     def _step_ended(self, sense: Any) -> bool:
         g = self.gait
@@ -581,12 +521,6 @@ class WalkGenerator:
 def _finite(value, fallback: float) -> float:
     value = float(value)
     return value if math.isfinite(value) else fallback
-
-
-def _narrowed(own: float, limit: float, period: float) -> float:
-    """A foot's largest step (``own`` speed limit over ``period``), or no bound where its own
-    limit is not below the gait's ``limit``."""
-    return own * period if own < limit else math.inf
 
 
 def _as_asked(move: Pose2D, left: bool) -> Pose2D:

@@ -1,0 +1,73 @@
+"""One step's plan (``skills.walk.step``): which foot leads, where a footstep puts the soles."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from skills.walk import Velocity, load_gait
+from skills.walk.footsteps import PlannedStep
+from skills.walk.odometry import Pose2D
+from skills.walk.soles import SoleGeometry
+from skills.walk.step import footstep_plan, step_ends, step_size
+
+GAIT = load_gait()
+GEOMETRY = SoleGeometry()
+STANCE = GEOMETRY.hip_y + GAIT.foot_spread
+
+
+def _as_asked(forward, left, turn, limits):
+    return forward, left, turn
+
+
+@given(
+    st.floats(-0.35, 0.35),
+    st.floats(-0.25, 0.25),
+    st.floats(-2.0, 2.0),
+    st.booleans(),
+    st.floats(0.0, 0.05),
+)
+def test_a_velocity_step_opens_with_the_leading_foot_and_catches_forwards(
+    forward, left, turn, swing_left, catch
+):
+    size = step_size(GAIT, None, Velocity(forward, left, turn), frequency=1.0, calibrate=_as_asked)
+    left_end, right_end = step_ends(size, swing_left, catch)
+    swing, support = (left_end, right_end) if swing_left else (right_end, left_end)
+    assert swing.x - support.x == pytest.approx(size.length + catch)
+    leading = (left > 0.0) == swing_left and left != 0.0
+    # Only the leading foot's step opens the feet, and it opens them outwards on both sides.
+    assert left_end.y - right_end.y == pytest.approx(size.side if leading else 0.0)
+    assert left_end.y >= 0.0 >= right_end.y
+    # Toes out, never in: the left foot turns left, the right one right.
+    assert left_end.yaw >= 0.0 >= right_end.yaw
+
+
+@given(
+    st.floats(-0.08, 0.08),
+    st.floats(0.10, 0.16),
+    st.floats(-0.5, 0.5),
+    st.booleans(),
+)
+def test_a_footstep_puts_the_swing_sole_where_asked_from_the_support_sole(x, width, theta, left):
+    move = Pose2D(x, width if left else -width, theta)
+    plan = footstep_plan(
+        PlannedStep(left, move, 0.25),
+        move,
+        stance=STANCE,
+        heel_shift=GEOMETRY.heel_shift,
+        gait=GAIT,
+    )
+
+    def sole(foot, side):  # the sole's place, as SoleGeometry.pose puts it
+        y = side * STANCE + foot.y + side * GEOMETRY.heel_shift(foot.yaw)
+        return Pose2D(foot.x, y, foot.yaw)
+
+    swing = sole(plan.left_end if left else plan.right_end, 1.0 if left else -1.0)
+    support = sole(plan.right_end if left else plan.left_end, -1.0 if left else 1.0)
+    landed = support.inverse().compose(swing)
+    assert (landed.x, landed.y, landed.theta) == pytest.approx((x, move.y, theta), abs=1e-9)
+    assert plan.velocity.forward == pytest.approx(x / 0.25)
+    assert math.isfinite(plan.lift) and plan.lift >= GAIT.foot_lift
