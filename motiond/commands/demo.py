@@ -5,14 +5,16 @@ unless ``--realtime``); the demo itself is an API client (``motiond.connect``) u
 verbs. The robot starts sitting and:
 
 1. wakes up (StandInit, the walk-ready stand);
-2. walks 1 m forward at 0.25 m/s (``move``), stops;
+2. walks a course with ``move``, stopping after each leg: 1.5 m forward, 0.5 m to the left,
+   a quarter turn to the left, 0.75 m back;
 3. walks a 0.6 m square with walk-to-pose (``move_to`` four times: 0.6 m ahead, a quarter turn);
 4. waves (the shipped Wave script);
 5. sits down (``go_to_posture("Sit")``).
 
 Progress is printed as it runs; at the end, a table of what was asked beside what the
-simulator's ground truth measured, the falls, and a top-view plot of the run (planned and
-truth paths, footsteps). ``--render DIR`` saves pictures of the run when MuJoCo can render.
+simulator's ground truth measured (each leg's speed from standing and over its last 60 %,
+and the odometry's error over the course), the falls, and a top-view plot of the run (planned
+and truth paths, footsteps). ``--render DIR`` saves pictures of the run when MuJoCo can render.
 The exit status is 1 if the robot fell.
 """
 
@@ -31,7 +33,13 @@ if TYPE_CHECKING:
 
 #: The square: each corner relative to the one before (m, m, rad).
 SQUARE = ((0.6, 0.0, math.pi / 2),) * 4
-FORWARD = (0.25, 1.0)  # m/s, m
+#: The walking course: (what, velocity (m/s, m/s, rad/s), how far along it: m or rad).
+COURSE = (
+    ("1.5 m forward", (0.25, 0.0, 0.0), 1.5),
+    ("0.5 m to the left", (0.0, 0.12, 0.0), 0.5),
+    ("a quarter turn left", (0.0, 0.0, 0.8), math.pi / 2),
+    ("0.75 m back", (-0.2, 0.0, 0.0), 0.75),
+)
 PRIORITY = 10.0
 
 
@@ -88,29 +96,24 @@ async def _course(run: _Run, api_path: str) -> None:
         run.rows.append(("stand up (StandInit)", "standing", _standing(sim), ""))
         if ok is False or sim.body.truth().fallen:
             return
-        speed, distance = FORWARD
-        start, t0 = run.truth(), sim.runtime.now
-        await robot.move(speed, 0.0, 0.0)
-        odo0 = await robot.get_robot_position()
-        cruise = None  # (truth, time) once past the start's acceleration
-        while not sim.body.truth().fallen:
-            state = await robot.wait_robot_time(0.1)
-            covered = state["position"][0] - odo0[0]
-            if cruise is None and covered >= 0.4 * distance:
-                cruise = (run.truth(), sim.runtime.now)
-            if covered >= distance:
-                break
-        end, t1 = run.truth(), sim.runtime.now
-        await robot.stop_move()
-        await robot.wait_until_move_is_finished(timeout=60)
-        walked = math.hypot(end.x - start.x, end.y - start.y)
-        run.say(f"walked {walked:.2f} m forward")
-        average = f"{walked / (t1 - t0):.3f} m/s from standing"
-        run.rows.append((f"walk {distance:g} m forward", f"{speed:.3f} m/s", average, ""))
-        if cruise is not None:
-            mid, tc = cruise
-            steady = math.hypot(end.x - mid.x, end.y - mid.y) / (t1 - tc)
-            run.rows.append(("  its last 60 %", f"{speed:.3f} m/s", f"{steady:.3f} m/s", ""))
+        odo0, truth0, path = await robot.get_robot_position(), run.truth(), 0.0
+        for what, velocity, amount in COURSE:
+            if sim.body.truth().fallen:
+                return
+            path += await _course_leg(run, robot, what, velocity, amount)
+        odo1, truth1 = await robot.get_robot_position(), run.truth()
+        odometry = Pose2D(*odo0).inverse().compose(Pose2D(*odo1))
+        truth = truth0.inverse().compose(truth1)
+        error = math.hypot(odometry.x - truth.x, odometry.y - truth.y)
+        run.rows.append(
+            (
+                "odometry over the course",
+                f"{path:.2f} m walked",
+                f"{100 * error:.1f} cm off ({100 * error / path:.1f} %),"
+                f" {math.degrees(abs(wrap_angle(odometry.theta - truth.theta))):.1f} deg",
+                "",
+            )
+        )
         corner = run.truth()
         run.planned.append(corner)
         for k, step in enumerate(SQUARE, 1):
@@ -140,6 +143,52 @@ async def _course(run: _Run, api_path: str) -> None:
         run.say("sat down")
         height = float(sim.body.truth().torso_position[2])
         run.rows.append(("sit down", "sitting", f"torso at {height:.3f} m", ""))
+
+
+async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: float) -> float:
+    """Walk ``velocity`` until the odometry has gone ``amount`` along it (m, or rad for a
+    turn), stop, and add the leg's truth speeds to the table; the truth distance walked."""
+    from skills.walk.odometry import Pose2D, wrap_angle
+
+    sim = run.sim
+    axis = 2 if velocity[2] else (0 if velocity[0] else 1)
+    speed = abs(velocity[axis])
+    start, t0 = run.truth(), sim.runtime.now
+    leg = [0.0, 0.0, 0.0]
+    leg[axis] = math.copysign(amount, velocity[axis])
+    run.planned.extend((start, start.compose(Pose2D(*leg))))
+    await robot.move(*velocity)
+    odo0 = Pose2D(*await robot.get_robot_position())
+    cruise = None  # (truth, time) once past the start's acceleration
+
+    def along(a: Pose2D, b: Pose2D) -> float:
+        rel = a.inverse().compose(b)
+        return abs((rel.x, rel.y, wrap_angle(rel.theta))[axis])
+
+    while not sim.body.truth().fallen:
+        state = await robot.wait_robot_time(0.1)
+        # Stopped by where the step under way ends (NAOqi's getNextRobotPosition): a stop
+        # still finishes that step.
+        covered = along(odo0, Pose2D(*state["next_position"]))
+        if cruise is None and covered >= 0.4 * amount:
+            cruise = (run.truth(), sim.runtime.now)
+        if covered >= amount:
+            break
+    end, t1 = run.truth(), sim.runtime.now
+    await robot.stop_move()
+    await robot.wait_until_move_is_finished(timeout=60)
+    unit = "rad/s" if axis == 2 else "m/s"
+    # The torso sways with every step (turning, by a tenth of a radian): the leg's length is
+    # taken standing, after the stop.
+    stood = run.truth()
+    run.say(f"walked {what}: {along(start, stood):.2f} {'rad' if axis == 2 else 'm'}")
+    average = f"{along(start, end) / (t1 - t0):.3f} {unit} from standing"
+    run.rows.append((f"walk {what}", f"{speed:.3f} {unit}", average, f"{t1 - t0:.1f} s"))
+    if cruise is not None:
+        mid, tc = cruise
+        steady = along(mid, end) / (t1 - tc)
+        run.rows.append(("  its last 60 %", f"{speed:.3f} {unit}", f"{steady:.3f} {unit}", ""))
+    return 0.0 if axis == 2 else math.hypot(stood.x - start.x, stood.y - start.y)
 
 
 def _standing(sim) -> str:

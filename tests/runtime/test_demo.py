@@ -10,12 +10,22 @@ from motiond.commands.demo import summarise
 from naosim.truth import TRUTH_LOG_COLUMNS
 
 
-def test_demo_walks_a_square_through_the_api_and_never_falls(tmp_path, capsys):
+def test_demo_walks_its_course_and_a_square_through_the_api_and_never_falls(tmp_path, capsys):
     log, plot = tmp_path / "truth.csv", tmp_path / "demo.png"
     assert main(["demo", "--truth-log", str(log), "--plot", str(plot)]) == 0
     out = capsys.readouterr().out
     assert "result: ok, the robot never fell" in out
-    for phase in ("wake up", "walked", "square corner 4: reached", "waved", "sat down"):
+    for phase in (
+        "wake up",
+        "walked 1.5 m forward",
+        "walked 0.5 m to the left",
+        "walked a quarter turn left",
+        "walked 0.75 m back",
+        "odometry over the course",
+        "square corner 4: reached",
+        "waved",
+        "sat down",
+    ):
         assert phase in out
     assert "NOT reached" not in out
     assert plot.read_bytes().startswith(b"\x89PNG")
@@ -24,7 +34,7 @@ def test_demo_walks_a_square_through_the_api_and_never_falls(tmp_path, capsys):
         rows = list(csv.DictReader(f))
     assert all(r["fallen"] == "0" for r in rows)
     x = [float(r["x"]) for r in rows]
-    assert max(x) - x[0] > 1.5  # a metre forward, then the square beyond it (truth)
+    assert max(x) - x[0] > 1.5  # 1.5 m forward, then the rest of the course (truth)
     assert float(rows[-1]["z"]) < 0.27  # and it sat down again
 
 
