@@ -148,7 +148,7 @@ async def _course(run: _Run, api_path: str) -> None:
 async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: float) -> float:
     """Walk ``velocity`` until the odometry has gone ``amount`` along it (m, or rad for a
     turn), stop, and add the leg's truth speeds to the table; the truth distance walked."""
-    from skills.walk.odometry import Pose2D, wrap_angle
+    from skills.walk.odometry import Pose2D, along
 
     sim = run.sim
     axis = 2 if velocity[2] else (0 if velocity[0] else 1)
@@ -158,21 +158,22 @@ async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: floa
     leg[axis] = math.copysign(amount, velocity[axis])
     run.planned.extend((start, start.compose(Pose2D(*leg))))
     await robot.move(*velocity)
-    odo0 = Pose2D(*await robot.get_robot_position())
+    odo0 = await robot.get_robot_position()
     cruise = None  # (truth, time) once past the start's acceleration
 
-    def along(a: Pose2D, b: Pose2D) -> float:
-        rel = a.inverse().compose(b)
-        return abs((rel.x, rel.y, wrap_angle(rel.theta))[axis])
+    def covered(a, b) -> float:
+        """How far from pose ``a`` to ``b`` along the leg (m or rad)."""
+        a, b = ((p.x, p.y, p.theta) if isinstance(p, Pose2D) else p for p in (a, b))
+        return abs(along(axis, a, b))
 
     while not sim.body.truth().fallen:
         state = await robot.wait_robot_time(0.1)
         # Stopped by where the step under way ends (NAOqi's getNextRobotPosition): a stop
         # still finishes that step.
-        covered = along(odo0, Pose2D(*state["next_position"]))
-        if cruise is None and covered >= 0.4 * amount:
+        gone = covered(odo0, state["next_position"])
+        if cruise is None and gone >= 0.4 * amount:
             cruise = (run.truth(), sim.runtime.now)
-        if covered >= amount:
+        if gone >= amount:
             break
     end, t1 = run.truth(), sim.runtime.now
     await robot.stop_move()
@@ -181,12 +182,12 @@ async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: floa
     # The torso sways with every step (turning, by a tenth of a radian): the leg's length is
     # taken standing, after the stop.
     stood = run.truth()
-    run.say(f"walked {what}: {along(start, stood):.2f} {'rad' if axis == 2 else 'm'}")
-    average = f"{along(start, end) / (t1 - t0):.3f} {unit} from standing"
+    run.say(f"walked {what}: {covered(start, stood):.2f} {'rad' if axis == 2 else 'm'}")
+    average = f"{covered(start, end) / (t1 - t0):.3f} {unit} from standing"
     run.rows.append((f"walk {what}", f"{speed:.3f} {unit}", average, f"{t1 - t0:.1f} s"))
     if cruise is not None:
         mid, tc = cruise
-        steady = along(mid, end) / (t1 - tc)
+        steady = covered(mid, end) / (t1 - tc)
         run.rows.append(("  its last 60 %", f"{speed:.3f} {unit}", f"{steady:.3f} {unit}", ""))
     return 0.0 if axis == 2 else math.hypot(stood.x - start.x, stood.y - start.y)
 

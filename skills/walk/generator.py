@@ -22,8 +22,7 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   step's allowed change, read at the start of each step (slowing to walk on elsewhere more
   gently than stopping: ``skills.walk.request.ratchet``).
 - **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
-  start) takes no backward step, and the swing foot lands ``catch_forward`` further forward
-  per radian beyond it (not in footsteps, which land where asked).
+  start) takes no backward step.
 - **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
   ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
   an ordinary step.
@@ -274,15 +273,18 @@ class WalkGenerator:
         target = ZERO if self._blocked() else self.target
         # After footsteps the feet close in place: no velocity is carried over from them.
         self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
-        if self.executed.forward < 0.0 and self._forward_fall() > 0.0:
-            # Falling forwards, a backward step would pull the feet from under the body: the
-            # backward speed shrinks (at a stop's rate) and the swing foot catches (``_catch``).
+        # The torso leaning back_step_lean past the gait's lean: the body is falling forwards
+        # (walking, it leans up to 0.2 rad past the gait's lean, turning fast on the spot).
+        falling = self._pitch - self._lean_and_offset()[0] > g.back_step_lean
+        if self.executed.forward < 0.0 and falling:
+            # A backward step would pull the feet from under the body: the backward speed
+            # shrinks instead, at a stop's rate.
             back = min(0.0, self.executed.forward + g.forward_decel)
             self.executed = attrs.evolve(self.executed, forward=back)
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]
-        size = step_size(g, own, v, frequency=self.frequency, calibrate=self.calibrate)
+        size = step_size(g, own, v, frequency=self.frequency, calibrate=self.calibrate, first=first)
         self.kicking = False
         if self.kick is not None and not first and not self._blocked():
             swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
@@ -302,27 +304,15 @@ class WalkGenerator:
         self._period = size.period
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
-        # adjustment, in its simplest form).
-        left_end, right_end = step_ends(size, swing_left, self._catch())
+        # adjustment, in its simplest form), from the torso pitch averaged over the last step.
+        catch = g.catch_pitch * self._pitch_error_mean
+        left_end, right_end = step_ends(size, swing_left, catch)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)
         support = self.right if swing_left else self.left
         self._support_lift = support.z
-        steps = g if own is None else own
-        self._lift = size.lift * (steps.start_lift_share if first else 1.0)
+        self._lift = size.lift
         self._t = 0.0
-
-    def _forward_fall(self) -> float:
-        """How far (rad) the torso leans forwards past the gait's lean and ``back_step_lean``
-        (above 0: the body is falling forwards; walking it leans up to 0.2 rad past the gait's
-        lean, turning fast on the spot)."""
-        return self._pitch - self._lean_and_offset()[0] - self.gait.back_step_lean
-
-    def _catch(self) -> float:
-        """How much further forward (m) the swing foot lands to catch the body."""
-        g = self.gait
-        falling = max(0.0, self._forward_fall())
-        return g.catch_pitch * self._pitch_error_mean + g.catch_forward * falling
 
     def _begin_footstep(self, step: PlannedStep) -> None:
         """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,
@@ -332,7 +322,6 @@ class WalkGenerator:
         self.placing = True
         self.phase = Phase.WALKING
         self._period = step.period
-        # Footsteps land where asked: the forward fall's catch is the walk's, not theirs.
         plan = footstep_plan(
             step,
             self.aim(step.move, step.left),

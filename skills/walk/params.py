@@ -74,12 +74,6 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
     "tilt_pitch_hip": (-1.0, 1.0, "rad/rad", "support hip pitch per torso pitch error"),
     "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
-    "catch_forward": (
-        0.0,
-        1.0,
-        "m/rad",
-        "swing foot further out per rad leant past back_step_lean",
-    ),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
@@ -173,7 +167,6 @@ class GaitParameters:
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")
     back_step_lean: float = _parameter("back_step_lean")
-    catch_forward: float = _parameter("catch_forward")
     catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")

@@ -73,10 +73,12 @@ def step_size(
     *,
     frequency: float,
     calibrate: Calibration,
+    first: bool = False,
 ) -> StepSize:
     """The size of a step at velocity ``v``: ``gait`` is the walk's, ``own`` the swinging
     foot's own (NAOqi's per-foot move config; None: the walk's), ``frequency`` the share of
-    the gait's step frequency."""
+    the gait's step frequency; the ``first`` step from a stand lifts ``start_lift_share`` as
+    high."""
     g = gait
     steps = g if own is None else own  # the gait of this foot's steps
     period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
@@ -95,6 +97,8 @@ def step_size(
         side = min(2.0 * _narrowed(own.max_left, g.max_left, own.step_period), side)
         turn = min(2.0 * _narrowed(own.max_turn, g.max_turn, own.step_period), turn)
     lift = steps.foot_lift + steps.lift_forward_gain * abs(f) + steps.lift_side_gain * side
+    if first:
+        lift *= steps.start_lift_share
     return StepSize(f, side, turn, period, lift, vl, vt)
 
 
