@@ -18,8 +18,8 @@ How the walk fits the Director:
 - **Interruptions**: the generator is advanced at most once per cycle whoever asks; when a
   cycle passes without it (the legs were another task's), it starts again from the soles the
   servos are commanded to, through the walk stand.
-- ``KillWalk`` stops stepping in the next cycle (the swing foot is put down where it is) and
-  the walk holds until its request changes.
+- ``KillWalk`` stops stepping in the next cycle (the swing foot finishes its lift straight
+  down where it is) and the walk holds until its request changes.
 """
 
 from __future__ import annotations

@@ -148,12 +148,17 @@ async def test_kill_stops_stepping_in_the_next_cycle_and_holds():
         runtime.emit(Walk(0.15, 0.0, 0.0), priority=PRIORITY, emitter="test")
         await runtime.wait(3.0)
         runtime.emit(KillWalk(), priority=PRIORITY, emitter="test")
-        # Emissions take effect in the next cycle: after it, no foot is stepping any more.
+        # Emissions take effect in the next cycle: after it, no new step begins and no foot
+        # moves along the ground; the swing foot lands within what is left of its step.
         await runtime.next_cycle()
         status = runtime.walk.status()
-        assert status.phase is Phase.STANDING and status.killed
+        assert status.killed and status.phase in (Phase.STOPPING, Phase.STANDING)
         gen = runtime.walk.generator
+        feet = [(f.x, f.y, f.yaw) for f in (gen.left, gen.right)]
+        await runtime.wait(gen.gait.step_period + 0.05)
+        assert runtime.walk.status().phase is Phase.STANDING
         assert gen.left.z == gen.right.z == 0.0
+        assert [(f.x, f.y, f.yaw) for f in (gen.left, gen.right)] == feet
         await runtime.wait(1.0)
         assert runtime.walk.status().step_count == status.step_count
         assert runtime.walk.status().phase is Phase.STANDING

@@ -123,12 +123,28 @@ def test_a_zero_request_stands_with_the_feet_together_within_two_steps():
     assert gen.left.z == gen.right.z == 0.0
 
 
-def test_kill_stands_at_once_with_both_feet_down():
+def test_kill_lands_the_swing_foot_where_it_is_within_its_step_then_holds():
     gen, sense = _walking(0.2, cycles=200)
-    gen.kill()
-    assert gen.phase is Phase.STANDING and gen.left.z == gen.right.z == 0.0
+    while not (gen.phase is Phase.WALKING and gen._t < 0.4 * gen._period):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
     steps = gen.step_count
+    swing = gen.left if gen.swing_left else gen.right
+    gen.kill()
+    assert gen.phase is Phase.STOPPING and gen.killed
+    feet = [(f.x, f.y, f.yaw) for f in (gen.left, gen.right)]
+    cycles = 0
+    while gen.phase is not Phase.STANDING:
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        cycles += 1
+        # No foot moves along the ground; the swing foot only finishes its lift.
+        assert [(f.x, f.y, f.yaw) for f in (gen.left, gen.right)] == feet
+        assert cycles * DT <= gen._period + DT
+    assert gen.left.z == gen.right.z == 0.0 and swing.z == 0.0
+    assert gen.step_count == steps  # a kill's landing is no step of the walk
     for _ in range(100):
+        _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
     assert gen.phase is Phase.STANDING and gen.step_count == steps
     gen.resume()
@@ -136,6 +152,16 @@ def test_kill_stands_at_once_with_both_feet_down():
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
     assert gen.phase is Phase.WALKING
+
+
+def test_kill_between_steps_or_standing_stands_at_once():
+    gen, _ = _walking(0.2, cycles=200)
+    gen._t = gen._period  # the step's time is up: nothing is left to land
+    gen.kill()
+    assert gen.phase is Phase.STANDING and gen.left.z == gen.right.z == 0.0
+    standing = WalkGenerator(GAIT)
+    standing.kill()
+    assert standing.phase is Phase.STANDING
 
 
 def test_no_contact_for_a_while_halts_the_walk_as_lifted():
