@@ -78,8 +78,11 @@ def test_nan_readings_are_ignored():
 def test_in_physics_the_saving_stand_draws_less_current_at_the_same_height():
     plain, low, high = stand_current_trial(False, 25.0)
     saving, s_low, s_high = stand_current_trial(True, 25.0)
-    # Measured 0.53 (2.90 A against 1.54 A over 60 s); the goal is 0.5 (see docs).
-    assert saving / plain < 0.56, f"{saving:.2f} A against {plain:.2f} A"
+    # Measured 0.585 (1.53 A against 2.61 A over 25 s); the goal is 0.5 (see docs).
+    # The saving stand drew 1.54 A before the walk's stand moved its centre of mass 1.2 cm
+    # back (com_offset 0.025): that stand itself draws less now (2.61 A, was 2.90).
+    assert saving < 1.6, f"the saving stand draws {saving:.2f} A"
+    assert saving / plain < 0.6, f"{saving:.2f} A against {plain:.2f} A"
     assert s_high - s_low < 0.003, "the saving stand sinks or bobs"
     assert abs(s_low - low) <= 0.01 and abs(s_high - high) <= 0.01
 
