@@ -1,6 +1,7 @@
 """killMove in physics: the kill moments (phase of the step, speed, body) at which putting
-the swing foot down at once made the robot fall sideways over it. Each walks to a 0.1, 0.2 or
-0.3 m/s straight walk through a move, kills it at that moment, and must still stand 1.5 s later.
+the swing foot down at once made the robot fall sideways over it. Each walks straight ahead with a
+move at 0.3, 0.6 or all of the gait's top speed, kills it at that moment (while it is still
+speeding up), and must still stand 1.5 s later.
 """
 
 from __future__ import annotations

@@ -30,5 +30,5 @@ def test_random_requests_that_made_the_walk_fall_forwards_no_longer_do(seed, bod
 def test_random_requests_that_tipped_the_walk_forwards_on_the_spot_no_longer_do(seed, body):
     # Turning or stepping aside on the spot, the torso sagged 0.15-0.2 rad forwards and
     # the robot tipped over its toes (with the centre of mass 3.7 cm ahead of the ankles in
-    # place; 3.0 cm now, with the support ankle's roll holding the sideways walk's speed).
+    # place; 2.5 cm now, with the support ankle's roll holding the sideways walk's speed).
     assert random_request_run(seed, {"perturbation": Perturbation(seed=body)})
