@@ -5,8 +5,9 @@ cycle in one process, lockstep).
 
 - **Maximum speeds**, the Bit-Bots protocol (their ``evaluate_walk.py``): for each direction the
   command is raised step by step (forward and backward +0.05 m/s, sideways +0.025 m/s, turn
-  +0.25 rad/s). A run stands 1 s, walks 1 s at a quarter of the command and 1 s at half, then
-  at the command for 1 s of settling and ``STEADY`` s measured, then half, a quarter and stops.
+  +0.25 rad/s; the gait's limit is the last level when the steps jump past it). A run
+  stands 1 s, walks 1 s at a quarter of the command and 1 s at half, then at the command
+  for 1 s of settling and ``STEADY`` s measured, then half, a quarter and stops.
   Each level is repeated with different sensor-noise seeds; the figure is the truth speed along
   the commanded axis over the measured part, averaged over the repetitions, at the highest
   level where no repetition fell. Raising stops at the first level where every repetition fell,
@@ -121,7 +122,10 @@ def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[floa
     while True:
         command = round(level * step, 6)
         if command > limit + 1e-9:
-            break
+            # The gait's own limit is a level too when the steps jump past it.
+            if round((level - 1) * step, 6) >= limit - 1e-9:
+                break
+            command = limit
         results = [speed_run(direction, command, seed, body) for seed in range(reps)]
         fell = sum(1 for ok, _ in results if not ok)
         falls += fell

@@ -116,8 +116,9 @@ def test_a_resumed_search_ends_as_an_uninterrupted_one(tmp_path):
 
 
 def test_the_written_gait_loads_validates_and_walks(tmp_path):
-    # Judged at 0.38 m/s, above the shipped gait's 0.35 m/s limit.
-    fast = Protocol(0.38, settle=1.0, seconds=3.0)
+    # Judged above the shipped gait's forward limit.
+    judged = round(load_gait().max_forward + 0.03, 3)
+    fast = Protocol(judged, settle=1.0, seconds=3.0)
     config = SearchConfig(SPACE, BAD, (fast,), generations=1, population=4)
     result = Search(config, SerialBackend())
     result = result.run()
@@ -129,7 +130,7 @@ def test_the_written_gait_loads_validates_and_walks(tmp_path):
     for name, value in result.best.values.items():
         assert getattr(gait, name) == pytest.approx(value)
     # The limits let through the request the gait was judged at.
-    assert gait.max_forward == pytest.approx(0.38)
+    assert gait.max_forward == pytest.approx(judged)
     trial = WalkTrial(gait=gait)
     trial.walk(0.2)
     assert trial.run(4.0), "the found gait fell"

@@ -26,6 +26,26 @@ def test_the_schedule_ramps_up_holds_and_ramps_down_as_bit_bots_do():
     assert bench.schedule(2.0 + 1.0 + bench.STEADY + 2.5, c) == 0.0
 
 
+def test_max_speed_raises_the_command_to_the_gaits_limit_and_stops_where_all_fell(monkeypatch):
+    asked: list[float] = []
+
+    def run(direction, command, seed, body):
+        asked.append(command)
+        return command < 0.37, command  # every repetition falls above 0.37
+
+    monkeypatch.setattr(bench, "speed_run", run)
+    # A limit off the grid is the last level; one on it is not repeated.
+    assert bench.max_speed("forward", 0.33, 2, {}) == (0.33, 0.33, 0)
+    assert sorted(set(asked)) == pytest.approx([0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.33])
+    asked.clear()
+    assert bench.max_speed("forward", 0.35, 1, {})[0] == 0.35
+    assert max(asked) == 0.35
+    asked.clear()
+    # Past 0.37 every repetition falls: the figure is the level below, and raising stops.
+    assert bench.max_speed("forward", 0.39, 2, {}) == (0.35, 0.35, 2)
+    assert max(asked) == 0.39
+
+
 def test_along_measures_in_the_start_heading_and_wraps_turns():
     start = (1.0, 1.0, math.pi / 2)
     assert along(0, start, (1.0, 2.0, 0.0)) == pytest.approx(1.0)  # forward is +y here
