@@ -90,6 +90,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
         "footsteps": _footsteps(r.walk.footstep_status()),
         "position": _pose(walk.odometry),
         "next_position": _pose(next_position(r)),
+        "stop_position": _pose(r.walk.stop_pose()),
         "fall": {
             "phase": s.fall.phase.value,
             "direction": None if s.fall.direction is None else s.fall.direction.value,

@@ -251,6 +251,12 @@ class NaoqiVerbs:
         step being made) are done; the current position when standing."""
         return list((await self.get_state())["next_position"])
 
+    async def get_stop_robot_position(self) -> list[float]:
+        """[x, y, theta] where the robot would stand if its walk were stopped now: the step
+        being made, then the steps that slow down and close the feet, as planned (not in
+        NAOqi); the current position when standing."""
+        return list((await self.get_state())["stop_position"])
+
     async def get_move_config(self, config: str = "Default") -> list[list[Any]]:
         """NAOqi's move config as [key, value] pairs: ``"Default"`` (the walk's own gait seen
         through NAOqi's keys; ``skills.walk.gaits`` says how they map; the default gait turns

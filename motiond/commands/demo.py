@@ -168,9 +168,10 @@ async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: floa
 
     while not sim.body.truth().fallen:
         state = await robot.wait_robot_time(0.1)
-        # Stopped by where the step under way ends (NAOqi's getNextRobotPosition): a stop
-        # still finishes that step.
-        gone = covered(odo0, state["next_position"])
+        # Stopped by where a stop asked now would stand (the step under way, then the
+        # slowing and closing steps): stopped by the next position, the legs overshot by
+        # 15-27 %.
+        gone = covered(odo0, state["stop_position"])
         if cruise is None and gone >= 0.4 * amount:
             cruise = (run.truth(), sim.runtime.now)
         if gone >= amount:

@@ -24,6 +24,7 @@ How the walk fits the Director:
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -263,6 +264,19 @@ class WalkEngine:
             world = world.compose(here.inverse().compose(there))
         body = self.step_end.predict(foot.inverse(), self.generator.executed, left_support)
         return world.compose(body)
+
+    def stop_pose(self) -> Pose2D:
+        """Where the robot will stand if asked to stop now: :meth:`next_pose` (the step under
+        way ends), then the steps a stop still makes, slowing down and closing the feet, as
+        their plan has them (``WalkGenerator.stop_steps``). Standing, the pose now."""
+        pose = self.next_pose()
+        steps = self.generator.stop_steps()
+        for step, after in itertools.pairwise(steps):
+            # The swing sole ends a step where the next one is supported from. (The step-end
+            # model's correction, fitted on walking steps, made the stopping steps no better:
+            # 3.4 cm off on average over six walks, 3.5 without.)
+            pose = pose.compose(step.swing).compose(after.support.inverse())
+        return pose
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""

@@ -121,6 +121,10 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         # step begins the prediction can lie up to ~2 cm behind the measured pose.
         assert -0.03 < nxt[0] - now[0] < 0.1
         await robot.wait_robot_time(2.0)
+        # Where a stop now would stand: beyond the step under way (the closing steps).
+        walking = await robot.get_state()
+        stop_at = await robot.get_stop_robot_position()
+        assert walking["stop_position"][0] > walking["next_position"][0]
         await robot.stop_move()
         await robot.wait_until_move_is_finished(timeout=60)
         state = await robot.get_state()
@@ -133,6 +137,10 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         assert abs(walked_odo - walked_truth) <= 0.1 * walked_truth  # within odometry error
         standing = await robot.get_state()
         assert standing["next_position"] == standing["position"]  # nothing under way
+        assert standing["stop_position"] == standing["position"]
+        # It stood where the stop was predicted (a step may begin between the question and
+        # the stop: up to a step further; the prediction's own accuracy: test_stop_pose.py).
+        assert abs(stop_at[0] - odo[0]) < 0.1
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] > 0 and set(config) >= {"StepHeight", "TorsoWy"}
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] >= config["MaxStepX"]
