@@ -166,15 +166,19 @@ async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: floa
         a, b = ((p.x, p.y, p.theta) if isinstance(p, Pose2D) else p for p in (a, b))
         return abs(along(axis, a, b))
 
+    stride, last = 0.0, 0.0  # how far a step carries the stop pose; its last value
     while not sim.body.truth().fallen:
         state = await robot.wait_robot_time(0.1)
         # Stopped by where a stop asked now would stand (the step under way, then the
         # slowing and closing steps): stopped by the next position, the legs overshot by
-        # 15-27 %.
+        # 15-27 %. That pose moves a step at a time, so the stop comes at the step that ends
+        # nearest the goal: once the goal is less than half a step further.
         gone = covered(odo0, state["stop_position"])
+        if gone != last:
+            stride, last = gone - last, gone
         if cruise is None and gone >= 0.4 * amount:
             cruise = (run.truth(), sim.runtime.now)
-        if gone >= amount:
+        if gone + 0.5 * stride >= amount:
             break
     end, t1 = run.truth(), sim.runtime.now
     await robot.stop_move()
