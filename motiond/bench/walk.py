@@ -116,16 +116,8 @@ def speed_run(direction: str, command: float, seed: int, body: dict) -> tuple[bo
 
 def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[float, float, int]:
     """(highest command that never fell, its mean truth speed, falls seen)."""
-    step = LEVEL_STEPS[direction]
     best_cmd, best_speed, falls = 0.0, 0.0, 0
-    level = 1
-    while True:
-        command = round(level * step, 6)
-        if command > limit + 1e-9:
-            # The gait's own limit is a level too when the steps jump past it.
-            if round((level - 1) * step, 6) >= limit - 1e-9:
-                break
-            command = limit
+    for command in _levels(LEVEL_STEPS[direction], limit):
         results = [speed_run(direction, command, seed, body) for seed in range(reps)]
         fell = sum(1 for ok, _ in results if not ok)
         falls += fell
@@ -138,8 +130,16 @@ def max_speed(direction: str, limit: float, reps: int, body: dict) -> tuple[floa
             break
         if fell == 0:
             best_cmd, best_speed = command, sum(speeds) / len(speeds)
-        level += 1
     return best_cmd, best_speed, falls
+
+
+def _levels(step: float, limit: float) -> list[float]:
+    """The commands tried: every ``step`` up to ``limit``, and the limit itself when the
+    steps jump past it."""
+    levels = [round(k * step, 6) for k in range(1, math.floor(limit / step + 1e-9) + 1)]
+    if not levels or levels[-1] < limit - 1e-9:
+        levels.append(limit)
+    return levels
 
 
 def sprint(distance: float, forward: float, body: dict) -> tuple[float, bool]:

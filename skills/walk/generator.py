@@ -238,19 +238,11 @@ class WalkGenerator:
         ended at their planned time (no sensors), so it is the walk's own stopping logic."""
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return []
-        # Within a step the answer changes only with what the stop plans from; the run costs
-        # a quarter of a millisecond here, too much to repeat every cycle on a NAO.
-        key = (
-            self._end,
-            self.phase,
-            self.gait,
-            self.executed,
-            self.footstep,
-            self.frequency,
-            self.foot_gaits,
-            self._landing,
-            self._blocked(),
-        )
+        # The run costs a quarter of a millisecond here, too much to repeat every cycle on a
+        # NAO. Every step (and a kill) plans new ends, so ``_end`` stands for the step and
+        # what was set as it began (phase, velocity, footstep); the rest may change within it.
+        # (The torso's pitch, which may shrink a backward step, is read as the step begins.)
+        key = (self._end, self.gait, self.frequency, self.foot_gaits, self._blocked())
         if self._stop_cache is not None and self._stop_cache[0] == key:
             return list(self._stop_cache[1])
         # The copy shares what its steps only read (the gaits, the geometry, the models
