@@ -4,8 +4,15 @@ Returned as (hip pitch, hip roll) and (ankle pitch, ankle roll) offsets in rad, 
 ``skills.walk.soles`` turns into rotations of the sole target about the hip and the ankle.
 
 - The **support** leg: the filtered gyro rates (pitch to ankle and hip pitch, roll to ankle
-  and hip roll; rUNSWift and B-Human put theirs there), the torso's pitch error and roll
-  (parameters, shipped at 0), and the servo-sag compensation of the hip roll in single support.
+  and hip roll; rUNSWift and B-Human put theirs there), the torso's pitch error and roll,
+  and the servo-sag compensation of the hip roll in single support.
+- The ankle's **pitch gains are scheduled by forward speed**: from the in-place values
+  (``gyro_pitch_ankle``, ``tilt_pitch_ankle``) to the ones at full forward speed (``..._forward``)
+  in proportion to the forward share, as the lean and the centre-of-mass offset are. Walking in
+  place the torso's pitch error is what tips the robot over its toes, so the ankle follows it
+  hard; at a sprint the body must pitch with every step and holding it stiffly made the walk
+  slower and fall, while more gyro damping kept it up (docs/architecture.md, "Balance gains by
+  speed").
 - The **swing** leg: optionally levelled against the torso's tilt, so it lands flat.
 """
 
@@ -26,15 +33,20 @@ def balance_offsets(
     gyro_y: float,
     roll: float,
     pitch_error: float,
+    forward_share: float = 0.0,
 ) -> Offsets:
     """((hip pitch, hip roll), (ankle pitch, ankle roll)) for one leg.
 
     ``single_support`` in [0, 1]: how far into single support the step is (a sine over the
-    step); ``pitch_error``: the torso's pitch beyond the gait's lean (rad).
+    step); ``pitch_error``: the torso's pitch beyond the gait's lean (rad); ``forward_share``
+    in [0, 1]: the forward speed over the gait's limit (0 walking in place or backwards).
     """
     g = gait
     if support:
-        ankle_pitch = g.gyro_pitch_ankle * gyro_y + g.tilt_pitch_ankle * pitch_error
+        k = forward_share
+        gyro_pitch = g.gyro_pitch_ankle + (g.gyro_pitch_ankle_forward - g.gyro_pitch_ankle) * k
+        tilt_pitch = g.tilt_pitch_ankle + (g.tilt_pitch_ankle_forward - g.tilt_pitch_ankle) * k
+        ankle_pitch = gyro_pitch * gyro_y + tilt_pitch * pitch_error
         hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error
         ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * roll
         hip_roll = g.gyro_roll_hip * gyro_x

@@ -497,10 +497,21 @@ class WalkGenerator:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 
+    def _forward_share(self) -> float:
+        """The step's forward speed over the gait's limit, in [0, 1] (0 in place or backwards),
+        which sets the lean, the centre-of-mass offset and the ankle's pitch gains."""
+        if self.footstep is not None:
+            # A footstep's velocity is its placement over its period, from one step to the
+            # next with no ratchet (0.3 m/s, then 0, then backwards): the posture would jump
+            # at every step. A first footstep of 6 cm landed 1.8 cm off and turned 4 degrees
+            # so, and 0.9 cm and 0.2 degrees with the in-place posture.
+            return 0.0
+        return min(1.0, max(0.0, self.executed.forward) / self.gait.max_forward)
+
     def _lean_and_offset(self) -> tuple[float, float]:
         g, v = self.gait, self.executed
         if v.forward >= 0.0:
-            share = v.forward / g.max_forward
+            share = self._forward_share()
             com = g.com_offset + (g.com_offset_forward - g.com_offset) * share
         else:
             share = -v.forward / g.max_backward
@@ -558,6 +569,7 @@ class WalkGenerator:
             gyro_y=gyro_y,
             roll=self._roll,
             pitch_error=self._pitch - lean,
+            forward_share=self._forward_share(),
         )
         return self._geometry.pose(
             foot.x - com,

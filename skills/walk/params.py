@@ -67,11 +67,23 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     ),
     "gyro_filter": (0.0, 0.95, "1", "share of the old value kept by the gyro low-pass"),
     "gyro_pitch_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle pitch per pitch rate"),
+    "gyro_pitch_ankle_forward": (
+        -0.3,
+        0.3,
+        "rad/(rad/s)",
+        "support ankle pitch per pitch rate at full forward speed",
+    ),
     "gyro_pitch_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip pitch per pitch rate"),
     "gyro_roll_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle roll per roll rate"),
     "gyro_roll_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
     "sag_hip_roll": (-0.4, 0.4, "rad", "support hip roll added in single support (servo sag)"),
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
+    "tilt_pitch_ankle_forward": (
+        -1.0,
+        1.0,
+        "rad/rad",
+        "support ankle pitch per torso pitch error at full forward speed",
+    ),
     "tilt_pitch_hip": (-1.0, 1.0, "rad/rad", "support hip pitch per torso pitch error"),
     "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
@@ -160,11 +172,13 @@ class GaitParameters:
     turn_when_fast: float = _parameter("turn_when_fast")
     gyro_filter: float = _parameter("gyro_filter")
     gyro_pitch_ankle: float = _parameter("gyro_pitch_ankle")
+    gyro_pitch_ankle_forward: float = _parameter("gyro_pitch_ankle_forward")
     gyro_pitch_hip: float = _parameter("gyro_pitch_hip")
     gyro_roll_ankle: float = _parameter("gyro_roll_ankle")
     gyro_roll_hip: float = _parameter("gyro_roll_hip")
     sag_hip_roll: float = _parameter("sag_hip_roll")
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
+    tilt_pitch_ankle_forward: float = _parameter("tilt_pitch_ankle_forward")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")
     back_step_lean: float = _parameter("back_step_lean")
     catch_pitch: float = _parameter("catch_pitch")
