@@ -123,9 +123,13 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         await robot.wait_robot_time(2.0)
         # Where a stop now would stand: beyond the step under way (the closing steps).
         walking = await robot.get_state()
-        stop_at = await robot.get_stop_robot_position()
         assert walking["stop_position"][0] > walking["next_position"][0]
+        assert (await robot.get_stop_robot_position())[0] > walking["position"][0]
         await robot.stop_move()
+        # Asked before the stop, the answer is a step short whenever a step begins before the
+        # stop's requests arrive (on a loaded machine, now and then). Asked once stopping, it
+        # is where the stop under way will stand.
+        stop_at = await robot.get_stop_robot_position()
         await robot.wait_until_move_is_finished(timeout=60)
         state = await robot.get_state()
         assert state["walk"]["phase"] == "standing"
@@ -138,9 +142,9 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         standing = await robot.get_state()
         assert standing["next_position"] == standing["position"]  # nothing under way
         assert standing["stop_position"] == standing["position"]
-        # It stood where the stop was predicted (a step may begin between the question and
-        # the stop: up to a step further; the prediction's own accuracy: test_stop_pose.py).
-        assert abs(stop_at[0] - odo[0]) < 0.1
+        # It stood where the stop was predicted (the prediction's own accuracy, in lockstep and
+        # on perturbed bodies: test_stop_pose.py).
+        assert abs(stop_at[0] - odo[0]) < 0.06, (stop_at, odo)
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] > 0 and set(config) >= {"StepHeight", "TorsoWy"}
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] >= config["MaxStepX"]
