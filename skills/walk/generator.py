@@ -509,12 +509,14 @@ class WalkGenerator:
         return min(1.0, max(0.0, self.executed.forward) / self.gait.max_forward)
 
     def _lean_and_offset(self) -> tuple[float, float]:
-        g, v = self.gait, self.executed
-        if v.forward >= 0.0:
+        g = self.gait
+        # Footsteps keep the in-place posture (``_forward_share``), backwards too.
+        forward = 0.0 if self.footstep is not None else self.executed.forward
+        if forward >= 0.0:
             share = self._forward_share()
             com = g.com_offset + (g.com_offset_forward - g.com_offset) * share
         else:
-            share = -v.forward / g.max_backward
+            share = -forward / g.max_backward
             com = g.com_offset + (g.com_offset_backward - g.com_offset) * share
             share = 0.0
         return g.torso_lean + g.torso_lean_forward * share, com + self.stand_trim

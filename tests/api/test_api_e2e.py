@@ -142,9 +142,9 @@ async def test_naoqi_verbs_against_the_simulated_robot(tmp_path):
         standing = await robot.get_state()
         assert standing["next_position"] == standing["position"]  # nothing under way
         assert standing["stop_position"] == standing["position"]
-        # It stood where the stop was predicted (the prediction's own accuracy, in lockstep and
-        # on perturbed bodies: test_stop_pose.py).
-        assert abs(stop_at[0] - odo[0]) < 0.06, (stop_at, odo)
+        # It stood where the stop was predicted: the body carries on 2-6 cm past the plan in
+        # lockstep (test_stop_pose.py), a little more when a loaded machine delays cycles.
+        assert abs(stop_at[0] - odo[0]) < 0.1, (stop_at, odo)
         config = dict(await robot.get_move_config())
         assert config["MaxStepX"] > 0 and set(config) >= {"StepHeight", "TorsoWy"}
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] >= config["MaxStepX"]
