@@ -378,7 +378,11 @@ class WalkGenerator:
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
         # adjustment, in its simplest form), from the torso pitch averaged over the last step.
         catch = g.catch_pitch * self._pitch_error_mean
-        left_end, right_end = step_ends(size, swing_left, catch)
+        # The body leads a sideways opening in proportion to the sideways speed: a walk that
+        # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
+        side = min(1.0, abs(v.left) / g.max_left)
+        share = 0.5 + (g.side_open_share - 0.5) * side
+        left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)
         support = self.right if swing_left else self.left

@@ -44,6 +44,12 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "lift_forward_gain": (0.0, 0.5, "m/m", "extra lift per metre of forward step"),
     "side_dead_share": (0.0, 0.4, "1", "share of a step at each end with no sideways travel"),
     "lift_side_gain": (0.0, 0.5, "m/m", "extra lift per metre of sideways step"),
+    "side_open_share": (
+        0.2,
+        0.8,
+        "1",
+        "share of an opening the body moves over the support foot, at full sideways speed",
+    ),
     "com_offset": (-0.03, 0.05, "m", "hip ahead of the ankles when walking in place"),
     "com_offset_forward": (-0.03, 0.06, "m", "hip ahead of the ankles at full forward speed"),
     "com_offset_backward": (-0.03, 0.05, "m", "hip ahead of the ankles at full backward speed"),
@@ -153,6 +159,7 @@ class GaitParameters:
     foot_lift: float = _parameter("foot_lift")
     lift_forward_gain: float = _parameter("lift_forward_gain")
     side_dead_share: float = _parameter("side_dead_share")
+    side_open_share: float = _parameter("side_open_share")
     lift_side_gain: float = _parameter("lift_side_gain")
     com_offset: float = _parameter("com_offset")
     com_offset_forward: float = _parameter("com_offset_forward")

@@ -102,22 +102,27 @@ def step_size(
     return StepSize(f, side, turn, period, lift, vl, vt)
 
 
-def step_ends(size: StepSize, swing_left: bool, catch: float = 0.0) -> tuple[Foot, Foot]:
+def step_ends(
+    size: StepSize, swing_left: bool, catch: float = 0.0, *, open_share: float = 0.5
+) -> tuple[Foot, Foot]:
     """Where a velocity step of ``size`` (its ``length`` perhaps reshaped) puts the left and
-    the right foot; the swing foot lands ``catch`` m further forwards."""
+    the right foot; the swing foot lands ``catch`` m further forwards. A sideways step that
+    opens the feet moves the body ``open_share`` of the opening over the support foot (the
+    swing foot the rest); the closing step brings both back under the hips."""
     vl, vt, side, turn = size.left, size.turning, size.side, size.turn
     lead_side = (vl > 0.0) == swing_left and vl != 0.0
     lead_turn = (vt > 0.0) == swing_left and vt != 0.0
     swing_x, support_x = size.length / 2.0, -size.length / 2.0
     swing_x += catch
+    swing_y, support_y = (side * (1.0 - open_share), side * open_share) if lead_side else (0.0, 0.0)
     left_end = Foot(
         swing_x if swing_left else support_x,
-        side / 2.0 if lead_side else 0.0,
+        swing_y if swing_left else support_y,
         turn / 2.0 if lead_turn else 0.0,
     )
     right_end = Foot(
         support_x if swing_left else swing_x,
-        -side / 2.0 if lead_side else 0.0,
+        -(support_y if swing_left else swing_y),
         -turn / 2.0 if lead_turn else 0.0,
     )
     return left_end, right_end

@@ -7,6 +7,7 @@ import itertools
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from walk_helpers import Sense
@@ -230,3 +231,21 @@ def test_a_tilted_or_spinning_torso_stops_the_stepping_until_it_is_calm_again():
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
     assert gen.halted is None and gen.phase is Phase.WALKING
+
+
+def test_the_body_leads_a_fast_sideways_opening_and_a_slow_one_splits_it_in_half():
+    fast = GAIT.side_open_share
+    for left, share in ((GAIT.max_left, fast), (0.1 * GAIT.max_left, 0.5 + (fast - 0.5) * 0.1)):
+        gen, sense = _walking(0.0, left, cycles=300)
+        for _ in range(100):  # on to the start of an opening step (the left foot leads)
+            steps = gen.step_count
+            _land_at(gen, sense, 0.8)
+            gen.update(DT, sense)
+            if gen.step_count != steps and gen.swing_left:
+                break
+        assert gen.swing_left and gen.executed.left == pytest.approx(left)
+        left_end, right_end = gen._end
+        opening = left_end.y - right_end.y
+        assert opening > 0.0
+        # The support foot's end is where the body has moved over it.
+        assert -right_end.y == pytest.approx(share * opening)

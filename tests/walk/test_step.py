@@ -29,18 +29,21 @@ def _as_asked(forward, left, turn, limits):
     st.floats(-2.0, 2.0),
     st.booleans(),
     st.floats(0.0, 0.05),
+    st.floats(0.2, 0.8),
 )
 def test_a_velocity_step_opens_with_the_leading_foot_and_catches_forwards(
-    forward, left, turn, swing_left, catch
+    forward, left, turn, swing_left, catch, share
 ):
     size = step_size(GAIT, None, Velocity(forward, left, turn), frequency=1.0, calibrate=_as_asked)
-    left_end, right_end = step_ends(size, swing_left, catch)
+    left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
     swing, support = (left_end, right_end) if swing_left else (right_end, left_end)
     assert swing.x - support.x == pytest.approx(size.length + catch)
     leading = (left > 0.0) == swing_left and left != 0.0
     # Only the leading foot's step opens the feet, and it opens them outwards on both sides.
     assert left_end.y - right_end.y == pytest.approx(size.side if leading else 0.0)
     assert left_end.y >= 0.0 >= right_end.y
+    # The body moves ``share`` of the opening over the support foot (away from it).
+    assert abs(support.y) == pytest.approx(share * size.side if leading else 0.0)
     # Toes out, never in: the left foot turns left, the right one right.
     assert left_end.yaw >= 0.0 >= right_end.yaw
 
