@@ -17,6 +17,10 @@ Decisions, and why:
   overshoot; a floor (``MIN_SPEED``, ``MIN_TURN``) closes the last centimetres. Hysteresis:
   the last target is aimed at within half the tolerances, then ``Walk()``; standing anywhere
   within the tolerances is Done, outside them (the stopping steps carried it) it walks on.
+  The walk stops as soon as the robot, or where a stop would leave it
+  (``WalkEngine.stop_pose``), is within the aim: by the robot alone, turning moves that
+  sidestepped at full speed ended about 2.3 degrees short every time (the stop carried little
+  and the aim is half of 5.2 degrees), 9 degrees after four of the demo's square.
 - **Far goals are faced** (forward is the fastest way): the heading aimed at blends from the
   goal's theta to its bearing by the time facing would save (forward instead of aside or
   back, less the turns there and back; walking backwards counts as 1.5 times slower than the
@@ -202,6 +206,13 @@ class MoveProgress:
         share = ARRIVE if last else 1.0
         aim_xy = max(share * tol_xy, TOLERANCE_XY[0])
         aim_theta = max(share * tol_theta, TOLERANCE_THETA[0])
+        if last and not self.settling and not standing:
+            # Where a stop now would stand (the step under way and the closing steps): the
+            # walk stops once that is within the aim, not only once the robot itself is.
+            stop = pose.inverse().compose(self._engine.stop_pose())
+            ahead = stop.inverse().compose(error)
+            if inside(ahead, aim_xy, aim_theta):
+                self.settling = True
         if last and inside(error, aim_xy, aim_theta):
             self.settling = True
         if self.settling:
