@@ -33,7 +33,7 @@ def balance_offsets(
     gyro_y: float,
     roll: float,
     pitch_error: float,
-    forward_share: float = 0.0,
+    forward_share: float,
 ) -> Offsets:
     """((hip pitch, hip roll), (ankle pitch, ankle roll)) for one leg.
 

@@ -501,21 +501,25 @@ class WalkGenerator:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 
-    def _forward_share(self) -> float:
-        """The step's forward speed over the gait's limit, in [0, 1] (0 in place or backwards),
-        which sets the lean, the centre-of-mass offset and the ankle's pitch gains."""
+    def _posture_forward(self) -> float:
+        """The forward speed the posture (lean, centre-of-mass offset, ankle pitch gains)
+        follows: the step's, or none while making footsteps."""
         if self.footstep is not None:
             # A footstep's velocity is its placement over its period, from one step to the
             # next with no ratchet (0.3 m/s, then 0, then backwards): the posture would jump
             # at every step. A first footstep of 6 cm landed 1.8 cm off and turned 4 degrees
             # so, and 0.9 cm and 0.2 degrees with the in-place posture.
             return 0.0
-        return min(1.0, max(0.0, self.executed.forward) / self.gait.max_forward)
+        return self.executed.forward
+
+    def _forward_share(self) -> float:
+        """The posture's forward speed over the gait's limit, in [0, 1] (0 in place or
+        backwards)."""
+        return min(1.0, max(0.0, self._posture_forward()) / self.gait.max_forward)
 
     def _lean_and_offset(self) -> tuple[float, float]:
         g = self.gait
-        # Footsteps keep the in-place posture (``_forward_share``), backwards too.
-        forward = 0.0 if self.footstep is not None else self.executed.forward
+        forward = self._posture_forward()
         if forward >= 0.0:
             share = self._forward_share()
             com = g.com_offset + (g.com_offset_forward - g.com_offset) * share
@@ -542,8 +546,9 @@ class WalkGenerator:
         left_support = both or not self.swing_left
         right_support = both or self.swing_left
         stance = self._hip_y + g.foot_spread
-        left = self._sole(self.left, stance, lean, com, sway, gx, gy, left_support)
-        right = self._sole(self.right, -stance, lean, com, sway, gx, gy, right_support)
+        share = self._forward_share()
+        left = self._sole(self.left, stance, lean, com, sway, gx, gy, share, left_support)
+        right = self._sole(self.right, -stance, lean, com, sway, gx, gy, share, right_support)
         weight = 0.5 if both else (1.0 if left_support else 0.0)
         arm_pitch = math.pi / 2.0
         return WalkTargets(
@@ -563,6 +568,7 @@ class WalkGenerator:
         sway: float,
         gyro_x: float,
         gyro_y: float,
+        forward_share: float,
         support: bool,
     ) -> np.ndarray:
         """One foot's sole pose (torso frame), with the balance offsets of its role."""
@@ -575,7 +581,7 @@ class WalkGenerator:
             gyro_y=gyro_y,
             roll=self._roll,
             pitch_error=self._pitch - lean,
-            forward_share=self._forward_share(),
+            forward_share=forward_share,
         )
         return self._geometry.pose(
             foot.x - com,
