@@ -38,10 +38,11 @@ from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
 from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gaits
-from skills.walk.generator import Phase, WalkGenerator, WalkTargets
+from skills.walk.generator import Phase, WalkGenerator
 from skills.walk.odometry import LegOdometry, Pose2D
 from skills.walk.params import GaitParameters, load_gait
 from skills.walk.placement import PlacementCorrection
+from skills.walk.posture import WalkTargets
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
 from skills.walk.step_end import StepEndModel

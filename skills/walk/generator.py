@@ -15,9 +15,10 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   left) steps out on its step and both feet come back together on the next, so the feet never
   cross and never come closer than the stance width; both toe out, never in, so the one hip
   yaw-pitch motor serves both legs.
-- **Balance**: the filtered gyro's pitch rate goes to the support ankle and hip pitch, its roll
-  rate to the support ankle and hip roll (applied as rotations of the sole target about those
-  joints, so they pass through the leg IK unchanged).
+- **Balance** (``skills.walk.posture``, ``skills.walk.balance``): the filtered gyro's pitch
+  rate goes to the support ankle and hip pitch, its roll rate to the support ankle and hip
+  roll (applied as rotations of the sole target about those joints, so they pass through the
+  leg IK unchanged).
 - **Acceleration limits**: the executed velocity follows the clamped request by at most one
   step's allowed change, read at the start of each step (slowing to walk on elsewhere more
   gently than stopping: ``skills.walk.request.ratchet``).
@@ -35,29 +36,25 @@ no socket (tests step it directly).
 from __future__ import annotations
 
 import collections
-import copy
 import enum
-import math
 from typing import Any
 
 import attrs
 import numpy as np
 
-from skills.walk.balance import balance_offsets
 from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
 from skills.walk.kick_step import KickStep, shape_step
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters
+from skills.walk.posture import BodySense, Posture, WalkTargets, finite, posture, walk_targets
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, ratchet
 from skills.walk.soles import SoleGeometry, blend_pose
 from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_size
+from skills.walk.stop_plan import StopStep, dry_run_stop
 
 _LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
-#: The most steps a dry-run stop is followed for (the shipped gaits stop in at most 7: the
-#: precise one slows from 0.12 m/s by 0.02 a step).
-_STOP_STEPS = 24
 
 
 class Phase(enum.Enum):
@@ -67,29 +64,6 @@ class Phase(enum.Enum):
     STARTING = "starting"
     WALKING = "walking"
     STOPPING = "stopping"
-
-
-@attrs.frozen
-class WalkTargets:
-    """One cycle's output: sole poses (4x4, torso frame), whose hip yaw-pitch request wins,
-    and the arms' shoulder pitch and roll (left, right)."""
-
-    left_sole: np.ndarray
-    right_sole: np.ndarray
-    left_weight: float
-    left_arm: tuple[float, float]
-    right_arm: tuple[float, float]
-
-
-@attrs.frozen
-class StopStep:
-    """One step of a dry-run stop (``WalkGenerator.stop_steps``): the support foot (True:
-    left), and where the step ends the support and the swing sole, seen from the body (as
-    ``WalkGenerator.support_end``)."""
-
-    left_support: bool
-    support: Pose2D
-    swing: Pose2D
 
 
 class WalkGenerator:
@@ -130,12 +104,7 @@ class WalkGenerator:
         #: The gait walked towards; ``gait`` is it, or a blend on the way to it.
         self.target_gait = gait
         self._gait_blend: tuple[GaitParameters, float, float] | None = None  # from, t, duration
-        self._gyro_x = 0.0
-        self._gyro_y = 0.0
-        self._roll = 0.0
-        self._pitch = 0.0
-        self._single_support = 0.0
-        self._pitch_error_mean = 0.0
+        self._body = BodySense()
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
         self._blend_t = 0.0
         #: The standing posture's offsets from the gait's (``skills.walk.energy``): hips
@@ -221,13 +190,14 @@ class WalkGenerator:
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return None
         left = not self.swing_left
-        return left, self._sole_end(left)
+        return left, self.sole_end(left)
 
-    def _sole_end(self, left: bool) -> Pose2D:
+    def sole_end(self, left: bool) -> Pose2D:
+        """Where the step under way puts the ``left`` (or right) sole, seen from the body."""
         end = self._end[0 if left else 1]
         # The sole's place: its stance and its toe-out's heel shift (``SoleGeometry.pose``).
         out = self._hip_y + self.gait.foot_spread + self._geometry.heel_shift(end.yaw)
-        _, com = self._lean_and_offset()
+        com = self._posture().com
         return Pose2D(end.x - com, end.y + (out if left else -out), end.yaw)
 
     def stop_steps(self) -> list[StopStep]:
@@ -248,22 +218,17 @@ class WalkGenerator:
         # The copy shares what its steps only read (the gaits, the geometry, the models
         # behind ``aim`` and ``calibrate``).
         shared = (self.gait, self.target_gait, self._geometry, self.aim, self.calibrate)
-        shared += (self._stop_cache,)
-        dry = copy.deepcopy(self, {id(x): x for x in shared})
-        dry.set_request(ZERO)
-        dry.footsteps.clear()
-        dry.kick = None
-        steps = []
-        for _ in range(_STOP_STEPS):
-            left = not dry.swing_left
-            steps.append(StopStep(left, dry._sole_end(left), dry._sole_end(not left)))
-            dry._t = dry._period
-            dry._move_feet()
-            dry._end_step()
-            if dry.phase is Phase.STANDING:
-                break
-        self._stop_cache = (key, tuple(steps))
-        return steps
+        steps = dry_run_stop(self, (*shared, self._stop_cache))
+        self._stop_cache = (key, steps)
+        return list(steps)
+
+    def finish_step(self) -> bool:
+        """End the step under way as planned, its feet where its plan puts them and no sensors
+        read (``skills.walk.stop_plan``'s dry run); True once that leaves the robot standing."""
+        self._t = self._period
+        self._move_feet()
+        self._end_step()
+        return self.phase is Phase.STANDING
 
     @property
     def step_remaining(self) -> float:
@@ -280,15 +245,7 @@ class WalkGenerator:
         if self._gait_blend is not None:
             self._advance_blend(dt)
         g = self.gait
-        gyro = sense.gyro
-        gx, gy = _finite(gyro[0], 0.0), _finite(gyro[1], 0.0)
-        self._gyro_x = g.gyro_filter * self._gyro_x + (1.0 - g.gyro_filter) * gx
-        self._gyro_y = g.gyro_filter * self._gyro_y + (1.0 - g.gyro_filter) * gy
-        # A broken reading keeps the last good one (the feedback must never turn NaN).
-        self._roll = _finite(sense.roll, self._roll)
-        self._pitch = _finite(sense.pitch, self._pitch)
-        lean, _ = self._lean_and_offset()
-        self._pitch_error_mean += 0.1 * (self._pitch - lean - self._pitch_error_mean)
+        self._body.update(sense, g, self._posture().lean)
         if self._protection.update(dt, sense, g):
             self._halt()
         if self.phase is Phase.STARTING and self._blend is not None:
@@ -347,7 +304,7 @@ class WalkGenerator:
         self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
         # The torso leaning back_step_lean past the gait's lean: the body is falling forwards
         # (walking, it leans up to 0.2 rad past the gait's lean, turning fast on the spot).
-        falling = self._pitch - self._lean_and_offset()[0] > g.back_step_lean
+        falling = self._body.pitch - self._posture().lean > g.back_step_lean
         if self.executed.forward < 0.0 and falling:
             # A backward step would pull the feet from under the body: the backward speed
             # shrinks instead, at a stop's rate.
@@ -377,7 +334,7 @@ class WalkGenerator:
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
         # adjustment, in its simplest form), from the torso pitch averaged over the last step.
-        catch = g.catch_pitch * self._pitch_error_mean
+        catch = g.catch_pitch * self._body.pitch_error_mean
         # The body leads a sideways opening in proportion to the sideways speed: a walk that
         # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
         side = min(1.0, abs(v.left) / g.max_left)
@@ -404,7 +361,7 @@ class WalkGenerator:
             stance=self._hip_y + g.foot_spread,
             heel_shift=self._geometry.heel_shift,
             gait=g,
-            catch=g.catch_pitch * self._pitch_error_mean,
+            catch=g.catch_pitch * self._body.pitch_error_mean,
         )
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (plan.left_end, plan.right_end)
@@ -442,8 +399,8 @@ class WalkGenerator:
         if t < g.switch_min_phase * period:
             return False
         fsr = sense.fsr
-        left = _finite(fsr[0] + fsr[1] + fsr[2] + fsr[3], 0.0)
-        right = _finite(fsr[4] + fsr[5] + fsr[6] + fsr[7], 0.0)
+        left = finite(fsr[0] + fsr[1] + fsr[2] + fsr[3], 0.0)
+        right = finite(fsr[4] + fsr[5] + fsr[6] + fsr[7], 0.0)
         swing, support = (left, right) if self.swing_left else (right, left)
         return swing >= g.switch_pressure and swing > support
 
@@ -501,98 +458,26 @@ class WalkGenerator:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 
-    def _posture_forward(self) -> float:
-        """The forward speed the posture (lean, centre-of-mass offset, ankle pitch gains)
-        follows: the step's, or none while making footsteps."""
-        if self.footstep is not None:
-            # A footstep's velocity is its placement over its period, from one step to the
-            # next with no ratchet (0.3 m/s, then 0, then backwards): the posture would jump
-            # at every step. A first footstep of 6 cm landed 1.8 cm off and turned 4 degrees
-            # so, and 0.9 cm and 0.2 degrees with the in-place posture.
-            return 0.0
-        return self.executed.forward
-
-    def _forward_share(self) -> float:
-        """The posture's forward speed over the gait's limit, in [0, 1] (0 in place or
-        backwards)."""
-        return min(1.0, max(0.0, self._posture_forward()) / self.gait.max_forward)
-
-    def _lean_and_offset(self) -> tuple[float, float]:
-        g = self.gait
-        forward = self._posture_forward()
-        if forward >= 0.0:
-            share = self._forward_share()
-            com = g.com_offset + (g.com_offset_forward - g.com_offset) * share
-        else:
-            share = -forward / g.max_backward
-            com = g.com_offset + (g.com_offset_backward - g.com_offset) * share
-            share = 0.0
-        return g.torso_lean + g.torso_lean_forward * share, com + self.stand_trim
+    def _posture(self) -> Posture:
+        """The posture (lean, centre-of-mass offset, ankle pitch gains) for the step's forward
+        speed, or the in-place one while making footsteps."""
+        # A footstep's velocity is its placement over its period, from one step to the next
+        # with no ratchet (0.3 m/s, then 0, then backwards): the posture would jump at every
+        # step. A first footstep of 6 cm landed 1.8 cm off and turned 4 degrees so, and 0.9 cm
+        # and 0.2 degrees with the in-place posture.
+        forward = 0.0 if self.footstep is not None else self.executed.forward
+        return posture(self.gait, forward, self.stand_trim)
 
     def _targets(self, *, support: bool | None) -> WalkTargets:
-        g = self.gait
-        lean, com = self._lean_and_offset()
-        sway = 0.0
-        if support and g.hip_sway > 0.0:
-            s = min(1.0, self._t / self._period)
-            # The hips lean over the support foot: the feet move the other way.
-            sway = g.hip_sway * math.sin(math.pi * s) * (1.0 if self.swing_left else -1.0)
-        gx, gy = self._gyro_x, self._gyro_y
-        both = not support
-        self._single_support = 0.0
-        if support:
-            s = min(1.0, self._t / self._period)
-            self._single_support = math.sin(math.pi * s)
-        left_support = both or not self.swing_left
-        right_support = both or self.swing_left
-        stance = self._hip_y + g.foot_spread
-        share = self._forward_share()
-        left = self._sole(self.left, stance, lean, com, sway, gx, gy, share, left_support)
-        right = self._sole(self.right, -stance, lean, com, sway, gx, gy, share, right_support)
-        weight = 0.5 if both else (1.0 if left_support else 0.0)
-        arm_pitch = math.pi / 2.0
-        return WalkTargets(
-            left,
-            right,
-            weight,
-            (arm_pitch + g.arm_swing * self.left.x, g.arm_roll),
-            (arm_pitch + g.arm_swing * self.right.x, -g.arm_roll),
-        )
-
-    def _sole(
-        self,
-        foot: Foot,
-        stance: float,
-        lean: float,
-        com: float,
-        sway: float,
-        gyro_x: float,
-        gyro_y: float,
-        forward_share: float,
-        support: bool,
-    ) -> np.ndarray:
-        """One foot's sole pose (torso frame), with the balance offsets of its role."""
-        hip, ankle = balance_offsets(
+        return walk_targets(
             self.gait,
-            support=support,
-            left=stance > 0.0,
-            single_support=self._single_support,
-            gyro_x=gyro_x,
-            gyro_y=gyro_y,
-            roll=self._roll,
-            pitch_error=self._pitch - lean,
-            forward_share=forward_share,
-        )
-        return self._geometry.pose(
-            foot.x - com,
-            foot.y + sway,
-            foot.yaw,
-            foot.z,
-            stance=stance,
-            hip_height=self.gait.hip_height + self.stand_raise,
-            lean=lean,
-            hip=hip,
-            ankle=ankle,
+            self._geometry,
+            (self.left, self.right),
+            self._body,
+            self._posture(),
+            swing_left=self.swing_left,
+            step_share=self._t / self._period if support else None,
+            stand_raise=self.stand_raise,
         )
 
     # ------------------------------------------------------------------ state
@@ -608,11 +493,6 @@ class WalkGenerator:
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return None
         return not self.swing_left
-
-
-def _finite(value, fallback: float) -> float:
-    value = float(value)
-    return value if math.isfinite(value) else fallback
 
 
 def _as_asked(move: Pose2D, left: bool) -> Pose2D:

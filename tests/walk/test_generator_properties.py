@@ -176,7 +176,7 @@ def test_no_contact_for_a_while_halts_the_walk_as_lifted():
 def test_leaning_forward_past_the_guard_bars_backward_steps():
     gen, sense = _walking(-0.2, cycles=300)
     assert gen.executed.forward < 0.0
-    lean, _ = gen._lean_and_offset()
+    lean = gen._posture().lean
     sense.pitch = lean + GAIT.back_step_lean + 0.02  # the body falls forwards
     seen = []
     for _ in range(150):

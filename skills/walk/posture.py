@@ -1,0 +1,148 @@
+"""The walk's body every cycle: the posture a speed calls for, the filtered sensors its balance
+reads, and the sole targets that result.
+
+The step planner (``skills.walk.generator``) says where the feet are in the upright hip frame
+``H``; this module turns that into what the leg IK is given: the torso's lean, the centre of
+mass moved over the feet, the hips swayed over the support foot and the balance offsets
+(``skills.walk.balance``) of each foot's role, as sole poses in the torso frame.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from skills.walk.balance import balance_offsets
+from skills.walk.params import GaitParameters
+from skills.walk.soles import SoleGeometry
+from skills.walk.step import Foot
+
+
+@attrs.frozen
+class WalkTargets:
+    """One cycle's output: sole poses (4x4, torso frame), whose hip yaw-pitch request wins,
+    and the arms' shoulder pitch and roll (left, right)."""
+
+    left_sole: np.ndarray
+    right_sole: np.ndarray
+    left_weight: float
+    left_arm: tuple[float, float]
+    right_arm: tuple[float, float]
+
+
+@attrs.frozen
+class Posture:
+    """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
+    mass is moved ahead of the feet (m, the energy-saving stand's trim included), and the
+    speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed)."""
+
+    lean: float
+    com: float
+    forward_share: float
+
+
+def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> Posture:
+    """The posture for a forward speed (m/s): lean and offset move from their in-place values
+    to their full-speed ones with the forward share; backwards, the offset moves to its own."""
+    if forward >= 0.0:
+        share = min(1.0, forward / gait.max_forward)
+        com = gait.com_offset + (gait.com_offset_forward - gait.com_offset) * share
+    else:
+        back = -forward / gait.max_backward
+        com = gait.com_offset + (gait.com_offset_backward - gait.com_offset) * back
+        share = 0.0
+    return Posture(gait.torso_lean + gait.torso_lean_forward * share, com + stand_trim, share)
+
+
+class BodySense:
+    """The sensors the walk's balance reads, filtered: the gyro's roll and pitch rates (a
+    first-order low-pass, ``gyro_filter``), the torso's roll and pitch, and the pitch's error
+    from the lean averaged over about a step (for ``catch_pitch``). A broken reading keeps
+    the last good one: the feedback must never turn NaN."""
+
+    def __init__(self) -> None:
+        self.gyro_x = 0.0
+        self.gyro_y = 0.0
+        self.roll = 0.0
+        self.pitch = 0.0
+        self.pitch_error_mean = 0.0
+
+    def update(self, sense: Any, gait: GaitParameters, lean: float) -> None:
+        """Read one cycle's ``sense`` (``gyro`` (3, rad/s), ``roll``, ``pitch`` (rad)); ``lean``
+        is the posture's, from which the pitch error is measured."""
+        a = gait.gyro_filter
+        self.gyro_x = a * self.gyro_x + (1.0 - a) * finite(sense.gyro[0], 0.0)
+        self.gyro_y = a * self.gyro_y + (1.0 - a) * finite(sense.gyro[1], 0.0)
+        self.roll = finite(sense.roll, self.roll)
+        self.pitch = finite(sense.pitch, self.pitch)
+        self.pitch_error_mean += 0.1 * (self.pitch - lean - self.pitch_error_mean)
+
+
+def walk_targets(
+    gait: GaitParameters,
+    geometry: SoleGeometry,
+    feet: tuple[Foot, Foot],
+    body: BodySense,
+    pose: Posture,
+    *,
+    swing_left: bool,
+    step_share: float | None,
+    stand_raise: float = 0.0,
+) -> WalkTargets:
+    """The soles and arms for feet at ``feet`` (left, right; frame ``H``). ``step_share`` is
+    how far through its step the walk is (0..1), or None when both feet carry the robot."""
+    sway = single_support = 0.0
+    if step_share is not None:
+        s = min(1.0, step_share)
+        single_support = math.sin(math.pi * s)
+        if gait.hip_sway > 0.0:
+            # The hips lean over the support foot: the feet move the other way.
+            sway = gait.hip_sway * single_support * (1.0 if swing_left else -1.0)
+    both = step_share is None
+    stance = geometry.hip_y + gait.foot_spread
+    soles = []
+    for foot, side, support in ((feet[0], stance, not swing_left), (feet[1], -stance, swing_left)):
+        hip, ankle = balance_offsets(
+            gait,
+            support=both or support,
+            left=side > 0.0,
+            single_support=single_support,
+            gyro_x=body.gyro_x,
+            gyro_y=body.gyro_y,
+            roll=body.roll,
+            pitch_error=body.pitch - pose.lean,
+            forward_share=pose.forward_share,
+        )
+        sole = geometry.pose(
+            foot.x - pose.com,
+            foot.y + sway,
+            foot.yaw,
+            foot.z,
+            stance=side,
+            hip_height=gait.hip_height + stand_raise,
+            lean=pose.lean,
+            hip=hip,
+            ankle=ankle,
+        )
+        soles.append(sole)
+    weight = 0.5 if both else (0.0 if swing_left else 1.0)
+    arm_pitch = math.pi / 2.0
+    return WalkTargets(
+        soles[0],
+        soles[1],
+        weight,
+        (arm_pitch + gait.arm_swing * feet[0].x, gait.arm_roll),
+        (arm_pitch + gait.arm_swing * feet[1].x, -gait.arm_roll),
+    )
+
+
+def finite(value: Any, fallback: float) -> float:
+    """``value`` as a float, or ``fallback`` if it is not finite."""
+    value = float(value)
+    return value if math.isfinite(value) else fallback
+
+
+__all__ = ["BodySense", "Posture", "WalkTargets", "finite", "posture", "walk_targets"]
