@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from motiond.optimise.search import SearchResult
-from skills.walk.params import PARAMETER_RANGES
+from skills.walk.params import PARAMETER_RANGES, load_gait
 
 #: Written beside the searched values: the limits that let the judged request through.
 _LIMITS = ("max_forward", "max_backward", "max_left", "max_turn")
@@ -62,7 +62,12 @@ def write_gait(path: str | Path, result: SearchResult) -> Path:
     path = Path(path)
     gait = result.gait()
     lines = [f"# {line}" for line in record_lines(result)]
-    for name in (*result.config.space.names, *_LIMITS):
+    # The searched values, the limits, and whatever else the search started from that is not
+    # the shipped gait's (a start of one's own, or a shipped value changed since): a file of
+    # only the searched keys would load the shipped values there, a gait never judged.
+    shipped = load_gait()
+    start = [n for n in PARAMETER_RANGES if getattr(gait, n) != getattr(shipped, n)]
+    for name in dict.fromkeys((*result.config.space.names, *_LIMITS, *start)):
         unit = PARAMETER_RANGES[name][2]
         lines.append(f"{name}: {getattr(gait, name)!r}  # {unit}")
     path.write_text("\n".join(lines) + "\n")

@@ -55,7 +55,13 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "com_offset_backward": (-0.03, 0.05, "m", "hip ahead of the ankles at full backward speed"),
     "torso_lean": (-0.1, 0.3, "rad", "forward lean of the torso while walking"),
     "torso_lean_forward": (-0.1, 0.3, "rad", "extra lean at full forward speed"),
-    "hip_sway": (0.0, 0.04, "m", "lateral shift of the hips towards the support foot"),
+    "hip_sway": (
+        -0.03,
+        0.04,
+        "m",
+        "sideways shift of the hips towards the support foot mid-sway (negative: the swing foot)",
+    ),
+    "sway_periods": (0.5, 3.0, "periods", "how long a step's hip sway lasts"),
     "max_forward": (0.05, 1.0, "m/s", "forward speed limit"),
     "max_backward": (0.05, 1.0, "m/s", "backward speed limit"),
     "max_left": (0.05, 0.6, "m/s", "sideways speed limit"),
@@ -167,6 +173,7 @@ class GaitParameters:
     torso_lean: float = _parameter("torso_lean")
     torso_lean_forward: float = _parameter("torso_lean_forward")
     hip_sway: float = _parameter("hip_sway")
+    sway_periods: float = _parameter("sway_periods")
     max_forward: float = _parameter("max_forward")
     max_backward: float = _parameter("max_backward")
     max_left: float = _parameter("max_left")

@@ -36,17 +36,20 @@ class WalkTargets:
 @attrs.frozen
 class Posture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
-    mass is moved ahead of the feet (m, the energy-saving stand's trim included), and the
-    speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed)."""
+    mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
+    speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), and
+    the hips' sway (m, ``hip_sway``; none at full backward speed)."""
 
     lean: float
     com: float
     forward_share: float
+    sway: float = 0.0
 
 
 def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> Posture:
     """The posture for a forward speed (m/s): lean and offset move from their in-place values
     to their full-speed ones with the forward share; backwards, the offset moves to its own."""
+    back = 0.0
     if forward >= 0.0:
         share = min(1.0, forward / gait.max_forward)
         com = gait.com_offset + (gait.com_offset_forward - gait.com_offset) * share
@@ -54,7 +57,11 @@ def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> Po
         back = -forward / gait.max_backward
         com = gait.com_offset + (gait.com_offset_backward - gait.com_offset) * back
         share = 0.0
-    return Posture(gait.torso_lean + gait.torso_lean_forward * share, com + stand_trim, share)
+    # The sway towards the swing foot made backward walks slower on weak bodies (docs: "The
+    # hips lean into the swing"): walking backwards the hips do not sway.
+    sway = gait.hip_sway if back == 0.0 else 0.0
+    lean = gait.torso_lean + gait.torso_lean_forward * share
+    return Posture(lean, com + stand_trim, share, sway)
 
 
 class BodySense:
@@ -96,11 +103,12 @@ def walk_targets(
     how far through its step the walk is (0..1), or None when both feet carry the robot."""
     sway = single_support = 0.0
     if step_share is not None:
-        s = min(1.0, step_share)
-        single_support = math.sin(math.pi * s)
-        if gait.hip_sway > 0.0:
-            # The hips lean over the support foot: the feet move the other way.
-            sway = gait.hip_sway * single_support * (1.0 if swing_left else -1.0)
+        single_support = math.sin(math.pi * min(1.0, step_share))
+        # The hips sway over the support foot (or, negative, towards the swing foot): the feet
+        # move the other way. The sway lasts ``sway_periods``, not the period: steps last
+        # longer than planned (the swing foot lands when the body has rocked back).
+        s = min(1.0, step_share / gait.sway_periods)
+        sway = pose.sway * math.sin(math.pi * s) * (1.0 if swing_left else -1.0)
     both = step_share is None
     stance = geometry.hip_y + gait.foot_spread
     soles = []

@@ -48,13 +48,17 @@ def test_turning_moves_end_on_their_heading_by_where_a_stop_would_stand():
     # Four moves of a quarter turn and 0.6 m ahead, each from where the last one ended (the
     # demo's square): the walk sidesteps at full speed on the way. Stopping once the robot
     # itself was within the aim ended each 2.3 degrees short, 9 degrees after four; stopping
-    # once where a stop would stand is within it: 0.8 degrees after four.
+    # once where a stop would stand is within it, each ends within the aim (2.6 degrees): the
+    # last turning step moves the stop by about 5 degrees, so where in the aim it lands is up
+    # to that step (with the hips' sway 1.0-1.4 degrees past the quarter, 4.1 after four;
+    # without it 0.8 after four; over six seeds 0.7-4.3 and 0.2-1.7).
     trial = WalkTrial(seed=0)
     trial.run(SETTLE)
     behaviour = trial.runtime.emitter("trial")
     behaviour.emit_none(Walk)
     start = Pose2D(*trial.pose())
     for _ in range(4):
+        before = trial.pose()[2]
         behaviour.emit(WalkTo(0.6, 0.0, math.pi / 2), priority=PRIORITY)
         t0 = trial.t
         while trial.t - t0 < 20.0 and not trial.fell:
@@ -64,7 +68,9 @@ def test_turning_moves_end_on_their_heading_by_where_a_stop_would_stand():
         assert trial.runtime.walk.move_status().result == "reached"
         behaviour.emit_none(WalkTo)
         trial.run(0.5)
+        turned = math.degrees(wrap_angle(trial.pose()[2] - before))
+        assert abs(turned - 90.0) <= 2.6, turned  # by truth, within WalkTo's aim
     end = start.inverse().compose(Pose2D(*trial.pose()))
     assert not trial.fell
-    assert abs(math.degrees(wrap_angle(end.theta))) <= 3.0, end
+    assert abs(math.degrees(wrap_angle(end.theta))) <= 5.0, end
     assert math.hypot(end.x, end.y) <= 0.1, end
