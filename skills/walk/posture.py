@@ -3,8 +3,8 @@ reads, and the sole targets that result.
 
 The step planner (``skills.walk.generator``) says where the feet are in the upright hip frame
 ``H``; this module turns that into what the leg IK is given: the torso's lean, the centre of
-mass moved over the feet, the hips swayed over the support foot and the balance offsets
-(``skills.walk.balance``) of each foot's role, as sole poses in the torso frame.
+mass moved over the feet, the hips' sway (towards the swing foot, as shipped) and the balance
+offsets (``skills.walk.balance``) of each foot's role, as sole poses in the torso frame.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class Posture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
     speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), and
-    the hips' sway (m, ``hip_sway``; none at full backward speed)."""
+    the hips' sway (m, ``hip_sway``; none walking backwards)."""
 
     lean: float
     com: float
