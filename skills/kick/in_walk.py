@@ -31,7 +31,7 @@ def kick_step(params: KickParameters, left: bool | None) -> KickStep:
         length=p.in_walk_length,
         max_length=p.in_walk_max_length,
         min_length=p.in_walk_min_length,
-        contact_height=p.contact_height,
+        contact_height=p.in_walk_contact_height,
         penetration=p.penetration,
         max_offset=p.in_walk_max_offset,
     )

@@ -31,6 +31,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "wind_back": (0.0, 0.15, "m", "kicking foot drawn back behind its stand place"),
     "wind_height": (0.01, 0.1, "m", "sole height when drawn back"),
     "contact_height": (0.02, 0.08, "m", "sole height where the foot meets the ball"),
+    "in_walk_contact_height": (0.02, 0.08, "m", "sole height at an in-walk kick's mid-stride"),
     "penetration": (0.0, 0.06, "m", "swing aimed this far into the ball"),
     "follow_through": (0.0, 0.12, "m", "swing goes on this far past the contact"),
     "follow_height": (0.02, 0.1, "m", "sole height at the end of the swing"),
@@ -94,6 +95,7 @@ class KickParameters:
     wind_back: float = _parameter("wind_back")
     wind_height: float = _parameter("wind_height")
     contact_height: float = _parameter("contact_height")
+    in_walk_contact_height: float = _parameter("in_walk_contact_height")
     penetration: float = _parameter("penetration")
     follow_through: float = _parameter("follow_through")
     follow_height: float = _parameter("follow_height")

@@ -68,7 +68,7 @@ def test_a_ball_walked_at_in_line_with_a_foot_is_kicked_at_mid_stride(distance, 
     p = PARAMS
     assert p.in_walk_min_length - 1e-9 <= length <= p.in_walk_max_length + 1e-9
     assert period == pytest.approx(PERIOD * p.in_walk_period)
-    assert lift == p.contact_height
+    assert lift == p.in_walk_contact_height
     assert kick.made
     # The swing sole where its front meets the ball (less the penetration): at mid-stride,
     # or, for a kick step at its longest, a little after it (never past its landing).
