@@ -18,7 +18,7 @@ Returned as (hip pitch, hip roll) and (ankle pitch, ankle roll) offsets in rad, 
 
 from __future__ import annotations
 
-from skills.walk.params import GaitParameters
+from skills.walk.params import GaitParameters, between
 
 Offsets = tuple[tuple[float, float], tuple[float, float]]
 
@@ -43,9 +43,8 @@ def balance_offsets(
     """
     g = gait
     if support:
-        k = forward_share
-        gyro_pitch = g.gyro_pitch_ankle + (g.gyro_pitch_ankle_forward - g.gyro_pitch_ankle) * k
-        tilt_pitch = g.tilt_pitch_ankle + (g.tilt_pitch_ankle_forward - g.tilt_pitch_ankle) * k
+        gyro_pitch = between(g.gyro_pitch_ankle, g.gyro_pitch_ankle_forward, forward_share)
+        tilt_pitch = between(g.tilt_pitch_ankle, g.tilt_pitch_ankle_forward, forward_share)
         ankle_pitch = gyro_pitch * gyro_y + tilt_pitch * pitch_error
         hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error
         ankle_roll = g.gyro_roll_ankle * gyro_x + g.tilt_roll_ankle * roll

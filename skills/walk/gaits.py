@@ -34,7 +34,7 @@ from typing import Any
 
 import attrs
 
-from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, load_gait
+from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, between, load_gait
 
 #: ALMotion's move-config keys: (minimum, maximum) as its gait table gives them.
 NAOQI_RANGES: Mapping[str, tuple[float, float]] = {
@@ -182,10 +182,7 @@ def blend(a: GaitParameters, b: GaitParameters, share: float) -> GaitParameters:
     if share == 1.0:
         return b
     return GaitParameters(
-        **{
-            name: getattr(a, name) + (getattr(b, name) - getattr(a, name)) * share
-            for name in PARAMETER_RANGES
-        }
+        **{name: between(getattr(a, name), getattr(b, name), share) for name in PARAMETER_RANGES}
     )
 
 

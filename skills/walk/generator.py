@@ -46,8 +46,8 @@ from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
 from skills.walk.kick_step import KickStep, shape_step
 from skills.walk.odometry import Pose2D
-from skills.walk.params import GaitParameters
-from skills.walk.posture import BodySense, Posture, WalkTargets, finite, posture, walk_targets
+from skills.walk.params import GaitParameters, between
+from skills.walk.posture import BodySense, WalkPosture, WalkTargets, finite, posture, walk_targets
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, ratchet
 from skills.walk.soles import SoleGeometry, blend_pose
@@ -338,7 +338,7 @@ class WalkGenerator:
         # The body leads a sideways opening in proportion to the sideways speed: a walk that
         # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
         side = min(1.0, abs(v.left) / g.max_left)
-        share = 0.5 + (g.side_open_share - 0.5) * side
+        share = between(0.5, g.side_open_share, side)
         left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)
@@ -458,7 +458,7 @@ class WalkGenerator:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 
-    def _posture(self) -> Posture:
+    def _posture(self) -> WalkPosture:
         """The posture (lean, centre-of-mass offset, ankle pitch gains) for the step's forward
         speed, or the in-place one while making footsteps."""
         # A footstep's velocity is its placement over its period, from one step to the next

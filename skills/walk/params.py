@@ -116,6 +116,13 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
 }
 
 
+def between(start: float, end: float, share: float) -> float:
+    """The value ``share`` of the way from ``start`` to ``end`` (0: ``start``, 1: ``end``):
+    how a parameter scheduled by speed moves from its in-place value to its full-speed one,
+    and how gaits blend."""
+    return start + (end - start) * share
+
+
 def range_check(
     ranges: dict[str, tuple[float, float, str, str]],
     name: str,

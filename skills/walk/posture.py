@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 
 from skills.walk.balance import balance_offsets
-from skills.walk.params import GaitParameters
+from skills.walk.params import GaitParameters, between
 from skills.walk.soles import SoleGeometry
 from skills.walk.step import Foot
 
@@ -34,7 +34,7 @@ class WalkTargets:
 
 
 @attrs.frozen
-class Posture:
+class WalkPosture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
     speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), and
@@ -43,25 +43,24 @@ class Posture:
     lean: float
     com: float
     forward_share: float
-    sway: float = 0.0
+    sway: float
 
 
-def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> Posture:
+def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> WalkPosture:
     """The posture for a forward speed (m/s): lean and offset move from their in-place values
     to their full-speed ones with the forward share; backwards, the offset moves to its own."""
-    back = 0.0
     if forward >= 0.0:
         share = min(1.0, forward / gait.max_forward)
-        com = gait.com_offset + (gait.com_offset_forward - gait.com_offset) * share
+        com = between(gait.com_offset, gait.com_offset_forward, share)
+        sway = gait.hip_sway
     else:
-        back = -forward / gait.max_backward
-        com = gait.com_offset + (gait.com_offset_backward - gait.com_offset) * back
         share = 0.0
-    # The sway towards the swing foot made backward walks slower on weak bodies (docs: "The
-    # hips lean into the swing"): walking backwards the hips do not sway.
-    sway = gait.hip_sway if back == 0.0 else 0.0
+        com = between(gait.com_offset, gait.com_offset_backward, -forward / gait.max_backward)
+        # The sway towards the swing foot made backward walks slower on weak bodies (docs:
+        # "The hips lean into the swing"): walking backwards the hips do not sway.
+        sway = 0.0
     lean = gait.torso_lean + gait.torso_lean_forward * share
-    return Posture(lean, com + stand_trim, share, sway)
+    return WalkPosture(lean, com + stand_trim, share, sway)
 
 
 class BodySense:
@@ -93,7 +92,7 @@ def walk_targets(
     geometry: SoleGeometry,
     feet: tuple[Foot, Foot],
     body: BodySense,
-    pose: Posture,
+    pose: WalkPosture,
     *,
     swing_left: bool,
     step_share: float | None,
@@ -153,4 +152,4 @@ def finite(value: Any, fallback: float) -> float:
     return value if math.isfinite(value) else fallback
 
 
-__all__ = ["BodySense", "Posture", "WalkTargets", "finite", "posture", "walk_targets"]
+__all__ = ["BodySense", "WalkPosture", "WalkTargets", "finite", "posture", "walk_targets"]

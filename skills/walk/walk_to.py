@@ -209,8 +209,7 @@ class MoveProgress:
         if last and not self.settling and not standing:
             # Where a stop now would stand (the step under way and the closing steps): the
             # walk stops once that is within the aim, not only once the robot itself is.
-            stop = pose.inverse().compose(self._engine.stop_pose())
-            ahead = stop.inverse().compose(error)
+            ahead = self._engine.stop_pose().inverse().compose(self.goals[self.reached])
             if inside(ahead, aim_xy, aim_theta):
                 self.settling = True
         if last and inside(error, aim_xy, aim_theta):
