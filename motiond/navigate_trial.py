@@ -134,7 +134,7 @@ def footsteps_trial(
     resting: list[Pose2D | None] = []  # the stepping foot at rest, per step made
     while trial.t - t0 < timeout and not trial.fell:
         trial.step()
-        step = gen.footstep
+        step = gen.steps.current
         if step is not current:
             if current is not None:
                 made.append((current, mid_support))

@@ -167,7 +167,7 @@ class WalkEngine:
         executed = gen.executed
         # A footstep is a placement, not a velocity: the calibration learns from neither it
         # nor the step that closes the feet after it; the placement learns from footsteps.
-        placed, footstep = gen.placing, gen.footstep
+        placed, footstep = gen.placing, gen.steps.current
         standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
@@ -185,7 +185,7 @@ class WalkEngine:
                 left_support, planned = ending
                 measured = self.odometry.feet[0 if left_support else 1]
                 self.step_end.learn(planned.inverse(), measured.inverse(), velocity, left_support)
-            if footstep is not None and gen.footstep is not footstep:
+            if footstep is not None and gen.steps.current is not footstep:
                 # It ended now, both feet down: where the legs say it landed.
                 left, right = self.odometry.feet
                 support, landed = (right, left) if footstep.left else (left, right)
@@ -285,8 +285,8 @@ class WalkEngine:
 
     def footstep_status(self) -> FootstepStatus:
         """The footsteps under way, planned and made (``skills.walk.footsteps``)."""
-        gen = self.generator
-        return FootstepStatus(gen.footstep, tuple(gen.footsteps), tuple(gen.footsteps_done))
+        queue = self.generator.steps
+        return FootstepStatus(queue.current, tuple(queue.queued), tuple(queue.done))
 
     def move_status(self) -> MoveStatus:
         """The walk to a pose (WalkTo, WalkPath) under way or the last one

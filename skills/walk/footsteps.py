@@ -12,10 +12,11 @@
   step it is making). Done once the last step has landed and the feet are together.
 
 How it walks: the provider hands the clipped steps to the generator's queue
-(``WalkGenerator.footsteps``) and Needs a ``Walk()`` (zero request) to drive it. From a stand
-the generator first makes a step in place with the other foot (its usual start), then takes
-the queued steps one per step; when they are used up it closes the feet and stands. A step
-is placed symmetrically about the hips: each foot moves half of the planned relative pose.
+(``WalkGenerator.steps``, ``skills.walk.footstep_queue``) and Needs a ``Walk()`` (zero request)
+to drive it. From a stand the generator first makes a step in place with the other foot (its
+usual start), then takes the queued steps one per step; when they are used up it closes the
+feet and stands. A step is placed symmetrically about the hips: each foot moves half of the
+planned relative pose.
 """
 
 from __future__ import annotations
@@ -195,12 +196,12 @@ def register_footsteps(director: Director, engine: WalkEngine) -> None:
         if task != state["task"]:
             # A new request (an equal one re-emitted changes nothing).
             state["task"] = task
-            gen.set_footsteps(plan(task, engine), clear=task.clear)
+            gen.steps.add(plan(task, engine), clear=task.clear)
             ctx.emit(Walk())
             return
         if ctx.reason in _NEW:
             ctx.emit(Walk())
-        elif not gen.footsteps and gen.footstep is None and engine.standing():
+        elif not gen.steps.pending and engine.standing():
             state["task"] = None  # walked: the same request emitted again walks it again
             ctx.done()
         else:
@@ -210,9 +211,10 @@ def register_footsteps(director: Director, engine: WalkEngine) -> None:
         # Withdrawn or outranked: the step under way ends, the others are dropped.
         if ctx.task != state["task"]:
             return
-        if engine.generator.footsteps or engine.generator.footstep is not None:
+        queue = engine.generator.steps
+        if queue.pending:
             state["ended"] = ctx.task
-        engine.generator.footsteps.clear()
+        queue.queued.clear()
         state["task"] = None
 
     director.provide(Footsteps, provide, needs=Walk, every_cycle=True, name="Footsteps")

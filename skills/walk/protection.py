@@ -13,14 +13,10 @@ import math
 from typing import Any
 
 from skills.walk.params import GaitParameters
+from skills.walk.posture import finite
 
 RESUME_AFTER = 0.5  # s of calm before the walk lets the request through again
 LIFTED_CYCLES = 6  # consecutive cycles with no sole contact that mean "lifted"
-
-
-def _finite(value: Any) -> float:
-    value = float(value)
-    return value if math.isfinite(value) else 0.0
 
 
 class Protection:
@@ -38,9 +34,9 @@ class Protection:
         reason = None
         if self._airborne >= LIFTED_CYCLES:
             reason = "lifted"
-        elif _finite(sense.tilt) > gait.stop_tilt:
+        elif finite(sense.tilt, 0.0) > gait.stop_tilt:
             reason = "tilt"
-        elif math.hypot(_finite(sense.gyro[0]), _finite(sense.gyro[1])) > gait.stop_gyro:
+        elif math.hypot(finite(sense.gyro[0], 0.0), finite(sense.gyro[1], 0.0)) > gait.stop_gyro:
             reason = "gyro"
         if reason is not None:
             self._calm = 0.0

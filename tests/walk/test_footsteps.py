@@ -166,23 +166,23 @@ def test_the_generator_places_each_planned_step_then_closes_the_feet():
         PlannedStep(False, Pose2D(0.03, -0.12, -0.1), 0.3),
         PlannedStep(True, Pose2D(-0.02, 0.10, 0.0), 0.25),
     ]
-    gen.set_footsteps(steps, clear=True)
+    gen.steps.add(steps, clear=True)
     sense = Sense()
     planned_ends = []
     for _ in range(600):
         gen.update(0.012, sense)
-        if gen.footstep is not None and (
-            not planned_ends or planned_ends[-1][0] is not gen.footstep
+        if gen.steps.current is not None and (
+            not planned_ends or planned_ends[-1][0] is not gen.steps.current
         ):
-            planned_ends.append((gen.footstep, _relative(gen, gen.footstep.left)))
-        if gen.phase.value == "standing" and not gen.footsteps and gen.footstep is None:
+            planned_ends.append((gen.steps.current, _relative(gen, gen.steps.current.left)))
+        if gen.phase.value == "standing" and not gen.steps.pending:
             break
     assert [step for step, _ in planned_ends] == steps
     for step, end in planned_ends:
         assert end.x == pytest.approx(step.move.x, abs=1e-9)
         assert end.y == pytest.approx(step.move.y, abs=1e-9)
         assert end.theta == pytest.approx(step.move.theta, abs=1e-9)
-    assert list(gen.footsteps_done) == steps
+    assert list(gen.steps.done) == steps
     assert gen.phase.value == "standing" and gen.left.together() and gen.right.together()
 
 
@@ -195,12 +195,12 @@ def test_footsteps_are_aimed_where_the_placement_correction_says():
         PlannedStep(True, Pose2D(0.04, 0.10, 0.2), 0.25),
         PlannedStep(False, Pose2D(0.04, -0.12, 0.0), 0.25),
     ]
-    gen.set_footsteps(steps, clear=True)
+    gen.steps.add(steps, clear=True)
     ends = {}
     for _ in range(200):
         gen.update(0.012, Sense())
-        if gen.footstep is not None:
-            ends[gen.footstep.left] = _relative(gen, gen.footstep.left)
+        if gen.steps.current is not None:
+            ends[gen.steps.current.left] = _relative(gen, gen.steps.current.left)
     assert ends[True].x == pytest.approx(0.03, abs=1e-9)
     assert ends[True].y == pytest.approx(0.085, abs=1e-9)  # aimed in, towards the support
     assert ends[False].y == pytest.approx(-0.105, abs=1e-9)
@@ -231,9 +231,9 @@ def test_the_placement_correction_learns_a_steady_landing_error(forward, outward
 
 def test_a_kill_drops_the_planned_steps():
     gen = WalkGenerator(load_gait())
-    gen.set_footsteps([PlannedStep(i % 2 == 0, Pose2D(0.02, 0.1, 0.0), 0.25) for i in range(6)],
+    gen.steps.add([PlannedStep(i % 2 == 0, Pose2D(0.02, 0.1, 0.0), 0.25) for i in range(6)],
                       clear=True)  # fmt: skip
     for _ in range(40):
         gen.update(0.012, Sense())
     gen.kill()
-    assert not gen.footsteps and gen.footstep is None
+    assert not gen.steps.pending

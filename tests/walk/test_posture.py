@@ -82,12 +82,12 @@ def _soles_while_making_footsteps(gait) -> list[np.ndarray]:
         PlannedStep(i % 2 == 0, Pose2D(0.03, 0.1 if i % 2 == 0 else -0.1, 0.0), 0.25)
         for i in range(4)
     ]
-    gen.set_footsteps(steps, clear=True)
+    gen.steps.add(steps, clear=True)
     sense = Sense()
     soles = []
     for _ in range(300):
         out = gen.update(0.012, sense)
-        if gen.footstep is not None:
+        if gen.steps.current is not None:
             soles.append(np.concatenate([out.left_sole.ravel(), out.right_sole.ravel()]))
     assert len(soles) > 50
     return soles
