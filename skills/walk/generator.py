@@ -314,7 +314,7 @@ class WalkGenerator:
                 front=self._geometry.sole_front,
                 step=(size.length, size.period, size.lift),
                 step_period=g.step_period,
-                longest=g.max_forward * g.step_period,
+                longest=self._longest_step(),
             )
             size = attrs.evolve(size, length=f, period=period, lift=lift)
             self.kicking = role == "kick"
@@ -335,6 +335,14 @@ class WalkGenerator:
         self._support_lift = support.z
         self._lift = size.lift
         self._t = 0.0
+
+    def _longest_step(self) -> float:
+        # The walk's longest step as it plans it: calibrated, as its own steps are (a
+        # placing step capped at the uncalibrated length left the ball out of reach where
+        # the walk's steps go 30 % further, and the kick step met it late in its swing).
+        g = self.gait
+        limits = (g.max_forward, g.max_left, g.max_turn)
+        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * g.step_period
 
     def _begin_footstep(self, step: PlannedStep) -> None:
         """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,

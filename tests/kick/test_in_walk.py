@@ -21,7 +21,14 @@ def kick_step(left: bool | None = None) -> KickStep:
     return make_kick_step(PARAMS, left)
 
 
-def walk_at(kick: KickStep, distance: float, offset: float, f: float, kicker_left: bool):
+def walk_at(
+    kick: KickStep,
+    distance: float,
+    offset: float,
+    f: float,
+    kicker_left: bool,
+    longest: float = LONGEST,
+):
     """Walk ideal steps of ``f`` at a ball ``distance`` ahead of the feet (in line with the
     kicker, ``offset`` off it) until the kick step; (the kick step's shape, where the swing
     sole is at mid-stride, where it lands) or None if the ball was passed."""
@@ -42,7 +49,7 @@ def walk_at(kick: KickStep, distance: float, offset: float, f: float, kicker_lef
             front=FRONT,
             step=(f, PERIOD, 0.03),
             step_period=PERIOD,
-            longest=LONGEST,
+            longest=longest,
         )
         if role == "kick":
             mid = x[support] + (length - behind) / 2.0
@@ -59,10 +66,14 @@ def walk_at(kick: KickStep, distance: float, offset: float, f: float, kicker_lef
     st.floats(0.015, LONGEST),
     st.floats(-0.025, 0.025),
     st.booleans(),
+    # The walk's longest step as it plans it: calibrated up to 1.3 times (GAIN_MAX).
+    st.floats(1.0, 1.3),
 )
-def test_a_ball_walked_at_in_line_with_a_foot_is_kicked_at_mid_stride(distance, f, offset, left):
+def test_a_ball_walked_at_in_line_with_a_foot_is_kicked_at_mid_stride(
+    distance, f, offset, left, gain
+):
     kick = kick_step()
-    shaped = walk_at(kick, distance, offset, f, left)
+    shaped = walk_at(kick, distance, offset, f * gain, left, LONGEST * gain)
     assert shaped is not None, "the walk passed the ball without a kick step"
     length, period, lift, mid, landing = shaped
     p = PARAMS
