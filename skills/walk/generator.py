@@ -459,7 +459,11 @@ class WalkGenerator:
             # Nor do footsteps sway: with it the worst of bench navigate's landed 2.7 cm off,
             # not 2.4, and turned 2.5 degrees, not 2.1.
             return attrs.evolve(posture(self.gait, 0.0, self.stand_trim), sway=0.0)
-        return posture(self.gait, self.executed.forward, self.stand_trim)
+        v = self.executed
+        # The sideways span of the sag compensation is for a walk that goes on sideways: a
+        # stop's steps keep the planned one (``stop_pose`` predicts them by their plan).
+        left = min(abs(v.left), abs(self.target.left))
+        return posture(self.gait, v.forward, self.stand_trim, left, v.turn)
 
     def _targets(self, *, support: bool | None) -> WalkTargets:
         return walk_targets(

@@ -62,6 +62,12 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
         "sideways shift of the hips towards the support foot mid-sway (negative: the swing foot)",
     ),
     "sway_periods": (0.5, 3.0, "periods", "how long a step's hip sway lasts"),
+    "sag_periods_side": (
+        1.0,
+        4.0,
+        "periods",
+        "how long the support hip's sag compensation lasts at full sideways speed",
+    ),
     "max_forward": (0.05, 1.0, "m/s", "forward speed limit"),
     "max_backward": (0.05, 1.0, "m/s", "backward speed limit"),
     "max_left": (0.05, 0.6, "m/s", "sideways speed limit"),
@@ -181,6 +187,7 @@ class GaitParameters:
     torso_lean_forward: float = _parameter("torso_lean_forward")
     hip_sway: float = _parameter("hip_sway")
     sway_periods: float = _parameter("sway_periods")
+    sag_periods_side: float = _parameter("sag_periods_side")
     max_forward: float = _parameter("max_forward")
     max_backward: float = _parameter("max_backward")
     max_left: float = _parameter("max_left")

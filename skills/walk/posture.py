@@ -37,18 +37,27 @@ class WalkTargets:
 class WalkPosture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
-    speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), and
-    the hips' sway (m, ``hip_sway``; none walking backwards)."""
+    speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), the
+    hips' sway (m, ``hip_sway``; none walking backwards), and the sideways speed's share of
+    the gait's sideways limit."""
 
     lean: float
     com: float
     forward_share: float
     sway: float
+    side_share: float = 0.0
 
 
-def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> WalkPosture:
+def posture(
+    gait: GaitParameters,
+    forward: float,
+    stand_trim: float = 0.0,
+    left: float = 0.0,
+    turn: float = 0.0,
+) -> WalkPosture:
     """The posture for a forward speed (m/s): lean and offset move from their in-place values
-    to their full-speed ones with the forward share; backwards, the offset moves to its own."""
+    to their full-speed ones with the forward share; backwards, the offset moves to its own.
+    ``left`` (m/s) only sets ``side_share``."""
     if forward >= 0.0:
         share = min(1.0, forward / gait.max_forward)
         com = between(gait.com_offset, gait.com_offset_forward, share)
@@ -60,7 +69,11 @@ def posture(gait: GaitParameters, forward: float, stand_trim: float = 0.0) -> Wa
         # "The hips lean into the swing"): walking backwards the hips do not sway.
         sway = 0.0
     lean = gait.torso_lean + gait.torso_lean_forward * share
-    return WalkPosture(lean, com + stand_trim, share, sway)
+    side = min(1.0, abs(left) / gait.max_left) * (1.0 - min(1.0, abs(turn) / gait.max_turn))
+    side *= 1.0 - min(
+        1.0, abs(forward) / (gait.max_forward if forward >= 0.0 else gait.max_backward)
+    )
+    return WalkPosture(lean, com + stand_trim, share, sway, side)
 
 
 class BodySense:
@@ -102,7 +115,10 @@ def walk_targets(
     how far through its step the walk is (0..1), or None when both feet carry the robot."""
     sway = single_support = 0.0
     if step_share is not None:
-        single_support = math.sin(math.pi * min(1.0, step_share))
+        # Walking sideways the support hip's sag compensation lasts longer than the period
+        # (``sag_periods_side``): the body rocks back onto the swing foot later than planned.
+        sag_span = between(1.0, gait.sag_periods_side, pose.side_share)
+        single_support = math.sin(math.pi * min(1.0, step_share / sag_span))
         # The hips sway over the support foot (or, negative, towards the swing foot): the feet
         # move the other way. The sway lasts ``sway_periods``, not the period: steps last
         # longer than planned (the swing foot lands when the body has rocked back).

@@ -99,3 +99,52 @@ def test_footsteps_do_not_sway():
     swaying = _soles_while_making_footsteps(GAIT)
     still = _soles_while_making_footsteps(attrs.evolve(GAIT, hip_sway=0.0))
     assert np.array_equal(np.array(swaying), np.array(still))
+
+
+def _sag_effect(
+    gait, *, left: float, step_share: float, forward: float = 0.0, turn: float = 0.0
+) -> float:
+    """How far the support hip's sag compensation moves the support sole (m, both axes)."""
+
+    def soles(g):
+        out = walk_targets(
+            g,
+            GEOMETRY,
+            (Foot(), Foot()),
+            BodySense(),
+            posture(g, forward, 0.0, left, turn),
+            swing_left=True,
+            step_share=step_share,
+        )
+        return out.right_sole[:3, 3]
+
+    return float(np.linalg.norm(soles(gait) - soles(attrs.evolve(gait, sag_hip_roll=0.0))))
+
+
+@given(share=st.floats(0.05, 0.95))
+def test_the_sag_compensation_lasts_longer_walking_sideways(share):
+    gait = attrs.evolve(GAIT, hip_sway=0.0, sag_periods_side=3.0)
+    # In place it is a sine over the planned period: gone by the period's end.
+    assert _sag_effect(gait, left=0.0, step_share=1.0) < 1e-12
+    assert _sag_effect(gait, left=0.0, step_share=share) > 0.0
+    # At full sideways speed it spans three periods: still there when the period ends (the
+    # real step lasts 1.5-1.8 periods), gone after three.
+    full = gait.max_left
+    assert _sag_effect(gait, left=full, step_share=1.0) > 0.5 * _sag_effect(
+        gait, left=0.0, step_share=0.5
+    )
+    assert _sag_effect(gait, left=full, step_share=3.0) < 1e-12
+
+
+def test_walking_sideways_while_turning_or_going_forwards_keeps_the_planned_sag_span():
+    # Those steps turned less than the stop's plan predicts (the demo square's moves ended
+    # short of their heading): only a straight sideways walk gets the longer span.
+    gait = attrs.evolve(GAIT, hip_sway=0.0, sag_periods_side=3.0)
+    full = gait.max_left
+    assert _sag_effect(gait, left=full, step_share=1.0, turn=gait.max_turn) < 1e-12
+    assert _sag_effect(gait, left=full, step_share=1.0, forward=gait.max_forward) < 1e-12
+    assert _sag_effect(gait, left=full, step_share=1.0, forward=-gait.max_backward) < 1e-12
+    # Turning at half speed: a span of two periods, between the planned one and three.
+    half = _sag_effect(gait, left=full, step_share=1.9, turn=0.5 * gait.max_turn)
+    assert 0.0 < half < _sag_effect(gait, left=full, step_share=1.9)
+    assert _sag_effect(gait, left=full, step_share=2.0, turn=0.5 * gait.max_turn) < 1e-12
