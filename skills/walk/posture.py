@@ -38,8 +38,8 @@ class WalkPosture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
     speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), the
-    hips' sway (m, ``hip_sway``; none walking backwards), and the sideways speed's share of
-    the gait's sideways limit."""
+    hips' sway (m, ``hip_sway``; none walking backwards), and how much of a straight sideways
+    walk at full speed this is (``sideways_share``)."""
 
     lean: float
     com: float
@@ -57,7 +57,7 @@ def posture(
 ) -> WalkPosture:
     """The posture for a forward speed (m/s): lean and offset move from their in-place values
     to their full-speed ones with the forward share; backwards, the offset moves to its own.
-    ``left`` (m/s) only sets ``side_share``."""
+    ``left`` (m/s) and ``turn`` (rad/s) only set ``side_share``."""
     if forward >= 0.0:
         share = min(1.0, forward / gait.max_forward)
         com = between(gait.com_offset, gait.com_offset_forward, share)
@@ -69,11 +69,18 @@ def posture(
         # "The hips lean into the swing"): walking backwards the hips do not sway.
         sway = 0.0
     lean = gait.torso_lean + gait.torso_lean_forward * share
-    side = min(1.0, abs(left) / gait.max_left) * (1.0 - min(1.0, abs(turn) / gait.max_turn))
-    side *= 1.0 - min(
-        1.0, abs(forward) / (gait.max_forward if forward >= 0.0 else gait.max_backward)
-    )
+    side = sideways_share(gait, forward, left, turn)
     return WalkPosture(lean, com + stand_trim, share, sway, side)
+
+
+def sideways_share(gait: GaitParameters, forward: float, left: float, turn: float) -> float:
+    """How much of a straight sideways walk at full speed a velocity is: the sideways speed's
+    share of its limit, less as much as it turns or goes forwards or backwards (those steps
+    turned less than the stop's plan predicts with the sideways sag span, docs)."""
+    top = gait.max_forward if forward >= 0.0 else gait.max_backward
+    side = min(1.0, abs(left) / gait.max_left)
+    side *= 1.0 - min(1.0, abs(turn) / gait.max_turn)
+    return side * (1.0 - min(1.0, abs(forward) / top))
 
 
 class BodySense:
@@ -168,4 +175,12 @@ def finite(value: Any, fallback: float) -> float:
     return value if math.isfinite(value) else fallback
 
 
-__all__ = ["BodySense", "WalkPosture", "WalkTargets", "finite", "posture", "walk_targets"]
+__all__ = [
+    "BodySense",
+    "WalkPosture",
+    "WalkTargets",
+    "finite",
+    "posture",
+    "sideways_share",
+    "walk_targets",
+]
