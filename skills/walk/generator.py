@@ -24,6 +24,8 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   gently than stopping: ``skills.walk.request.ratchet``).
 - **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
   start) takes no backward step.
+- **A backward lean** (the torso's pitch error averaged over about a step, ``slow_lean``
+  behind the gait's lean) slows a forward walk by ``slow_decel`` a step until it has passed.
 - **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
   ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
   an ordinary step.
@@ -289,8 +291,15 @@ class WalkGenerator:
                 self._begin_footstep(planned)
                 return
         target = ZERO if self._blocked() else self.target
+        before = self.executed.forward
         # After footsteps the feet close in place: no velocity is carried over from them.
         self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
+        if self.executed.forward > 0.0 and self._body.pitch_error_mean < -g.slow_lean:
+            # Leaning back past slow_lean (averaged over about a step): the legs are outrunning
+            # the body, which drifts further back step by step at a sprint on weak bodies
+            # until it falls. The forward speed shrinks until the body has caught up.
+            slower = min(self.executed.forward, max(0.0, before - g.slow_decel))
+            self.executed = attrs.evolve(self.executed, forward=slower)
         # The torso leaning back_step_lean past the gait's lean: the body is falling forwards
         # (walking, it leans up to 0.2 rad past the gait's lean, turning fast on the spot).
         falling = self._body.pitch - self._posture().lean > g.back_step_lean
@@ -342,7 +351,8 @@ class WalkGenerator:
         # the walk's steps go 30 % further, and the kick step met it late in its swing).
         g = self.gait
         limits = (g.max_forward, g.max_left, g.max_turn)
-        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * g.step_period
+        period = g.step_period + g.period_forward_increase
+        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * period
 
     def _begin_footstep(self, step: PlannedStep) -> None:
         """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,

@@ -38,6 +38,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "step_period": (0.15, 0.6, "s", "nominal duration of one step (half a gait cycle)"),
     "period_side_increase": (0.0, 0.2, "s", "added to the period at full sideways speed"),
     "period_turn_decrease": (0.0, 0.1, "s", "taken off the period at full turning speed"),
+    "period_forward_increase": (0.0, 0.1, "s", "added to the period at full forward speed"),
     "hip_height": (0.19, 0.245, "m", "hip joints above the soles while walking"),
     "foot_spread": (-0.01, 0.04, "m", "extra lateral distance of each foot beyond the hip"),
     "foot_lift": (0.005, 0.05, "m", "swing foot lift of a step in place"),
@@ -104,6 +105,8 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     ),
     "tilt_pitch_hip": (-1.0, 1.0, "rad/rad", "support hip pitch per torso pitch error"),
     "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
+    "slow_lean": (0.05, 1.0, "rad", "backward lean past the gait's that slows a forward walk"),
+    "slow_decel": (0.0, 0.3, "m/s", "forward speed taken off a step while leaning back so"),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
@@ -173,6 +176,7 @@ class GaitParameters:
     step_period: float = _parameter("step_period")
     period_side_increase: float = _parameter("period_side_increase")
     period_turn_decrease: float = _parameter("period_turn_decrease")
+    period_forward_increase: float = _parameter("period_forward_increase")
     hip_height: float = _parameter("hip_height")
     foot_spread: float = _parameter("foot_spread")
     foot_lift: float = _parameter("foot_lift")
@@ -209,6 +213,8 @@ class GaitParameters:
     tilt_pitch_ankle_forward: float = _parameter("tilt_pitch_ankle_forward")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")
     back_step_lean: float = _parameter("back_step_lean")
+    slow_lean: float = _parameter("slow_lean")
+    slow_decel: float = _parameter("slow_decel")
     catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")

@@ -83,6 +83,7 @@ def step_size(
     steps = g if own is None else own  # the gait of this foot's steps
     period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
     period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
+    period += steps.period_forward_increase * min(1.0, max(0.0, v.forward) / g.max_forward)
     period /= frequency
     top = g.max_forward if v.forward >= 0.0 else g.max_backward
     vf, vl, vt = calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))

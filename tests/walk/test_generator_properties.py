@@ -193,6 +193,30 @@ def test_leaning_forward_past_the_guard_bars_backward_steps():
     assert gen.executed.forward < 0.0
 
 
+def test_leaning_back_past_the_guard_slows_a_forward_walk_until_it_has_caught_up():
+    gen, sense = _walking(0.4, cycles=400)
+    top = gen.executed.forward
+    assert top > 0.3
+    seen = []
+    for _ in range(100):
+        # The legs outrun the body: it leans back past the guard, whatever lean the speed asks.
+        sense.pitch = gen._posture().lean - GAIT.slow_lean - 0.05
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        seen.append(gen.executed.forward)
+    # Slower every step, by slow_decel, to a stop at worst; never backwards.
+    assert all(b <= a + 1e-12 for a, b in itertools.pairwise(seen))
+    steps = sorted(set(seen), reverse=True)
+    assert all(a - b <= GAIT.slow_decel + 1e-9 for a, b in itertools.pairwise(steps))
+    assert seen[-1] < top - GAIT.slow_decel and seen[-1] >= 0.0
+    assert gen.phase is Phase.WALKING
+    for _ in range(300):
+        sense.pitch = gen._posture().lean  # caught up: the walk speeds up again
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.executed.forward == pytest.approx(top)
+
+
 def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150):
     """A generator walking at the (clamped) request after ``cycles`` cycles, and its sense."""
     gen = WalkGenerator(GAIT)
