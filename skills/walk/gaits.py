@@ -82,6 +82,9 @@ def apply_move_config(gait: GaitParameters, config: Mapping[str, Any]) -> GaitPa
     if "MaxStepFrequency" in values:
         share = frequency_share(values["MaxStepFrequency"])
         period = changes["step_period"] = gait.step_period / share
+        # Every step is that much slower: the period's increments by speed stretch with it.
+        for key in ("period_side_increase", "period_turn_decrease", "period_forward_increase"):
+            changes[key] = getattr(gait, key) / share
     if "MaxStepX" in values:
         changes["max_forward"] = values["MaxStepX"] / period
     if "MaxStepY" in values:
