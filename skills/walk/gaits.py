@@ -2,7 +2,8 @@
 
 - **Named gaits**: ``default`` is the shipped gait (``gait.yaml``); every ``gaits/NAME.yaml``
   is a gait file (keys overriding the shipped gait, as ``load_gait`` reads) shipped with the
-  walk: ``careful`` and ``precise`` (see their headers). :func:`shipped_gaits` loads them.
+  walk: ``careful``, ``precise`` and ``sprint`` (see their headers). :func:`shipped_gaits`
+  loads them.
 - **NAOqi's move config** (ALMotion's keys, in a move call): :func:`apply_move_config` maps
   ``MaxStepX``, ``MaxStepY``, ``MaxStepTheta``, ``MaxStepFrequency``, ``StepHeight``,
   ``TorsoWx`` and ``TorsoWy`` onto a gait. Each value is checked against ALMotion's own

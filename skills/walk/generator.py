@@ -311,7 +311,17 @@ class WalkGenerator:
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]
-        size = step_size(g, own, v, frequency=self.frequency, calibrate=self.calibrate, first=first)
+        # Lining up an in-walk kick the steps keep the plain period: with the forward
+        # increase the ball fell between two chances (3 of 18 kick steps not made).
+        size = step_size(
+            g,
+            own,
+            v,
+            frequency=self.frequency,
+            calibrate=self.calibrate,
+            first=first,
+            lengthen=self.kick is None,
+        )
         self.kicking = False
         if self.kick is not None and not first and not self._blocked():
             swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
@@ -351,8 +361,7 @@ class WalkGenerator:
         # the walk's steps go 30 % further, and the kick step met it late in its swing).
         g = self.gait
         limits = (g.max_forward, g.max_left, g.max_turn)
-        period = g.step_period + g.period_forward_increase
-        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * period
+        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * g.step_period
 
     def _begin_footstep(self, step: PlannedStep) -> None:
         """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,

@@ -74,16 +74,18 @@ def step_size(
     frequency: float,
     calibrate: Calibration,
     first: bool = False,
+    lengthen: bool = True,
 ) -> StepSize:
     """The size of a step at velocity ``v``: ``gait`` is the walk's, ``own`` the swinging
     foot's own (NAOqi's per-foot move config; None: the walk's), ``frequency`` the share of
     the gait's step frequency; the ``first`` step from a stand lifts ``start_lift_share`` as
-    high."""
+    high; without ``lengthen`` a forward step keeps the plain period."""
     g = gait
     steps = g if own is None else own  # the gait of this foot's steps
     period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
     period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
-    period += steps.period_forward_increase * min(1.0, max(0.0, v.forward) / g.max_forward)
+    if lengthen:
+        period += steps.period_forward_increase * min(1.0, max(0.0, v.forward) / g.max_forward)
     period /= frequency
     top = g.max_forward if v.forward >= 0.0 else g.max_backward
     vf, vl, vt = calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))

@@ -32,6 +32,28 @@ def test_the_shipped_gaits_are_named_and_slower_than_the_default():
         assert gaits[name].max_turn < DEFAULT.max_turn
 
 
+def test_the_sprint_gait_changes_only_what_acts_on_forward_walks():
+    sprint = shipped_gaits()["sprint"]
+    changed = {
+        name
+        for name in attrs.fields_dict(type(DEFAULT))
+        if getattr(sprint, name) != getattr(DEFAULT, name)
+    }
+    # Terms scheduled by the forward speed, the lift per metre of step (forwards or
+    # backwards), and the back-lean slow-down of forward walks: in place, sideways or turning
+    # it is the default gait.
+    assert changed == {
+        "period_forward_increase",
+        "lift_forward_gain",
+        "com_offset_forward",
+        "torso_lean_forward",
+        "gyro_pitch_ankle_forward",
+        "tilt_pitch_ankle_forward",
+        "slow_lean",
+    }
+    assert sprint.max_forward == DEFAULT.max_forward
+
+
 def test_each_naoqi_key_maps_onto_its_parameter():
     period = DEFAULT.step_period
     g = apply_move_config(
