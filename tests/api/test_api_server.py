@@ -280,8 +280,8 @@ async def test_walks_name_a_gait_or_naoqis_move_config():
         await _cycles_pass(d.runtime, 2)
         period = walk.base_gait.step_period
         assert walk.status().request.forward == pytest.approx(0.03 / period)
-        with pytest.raises(ApiError, match=r"unknown gait 'sprint'.*careful"):
-            await robot.move(0.1, 0.0, 0.0, gait="sprint")
+        with pytest.raises(ApiError, match=r"unknown gait 'moonwalk'.*careful"):
+            await robot.move(0.1, 0.0, 0.0, gait="moonwalk")
         with pytest.raises(ApiError, match=r"MaxStepX = 0.5: must be within \[0.001, 0.08\]"):
             await robot.move(0.1, 0.0, 0.0, {"MaxStepX": 0.5})
         # NAOqi's per-foot keys: move and moveToward take them, moveTo does not.
