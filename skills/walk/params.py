@@ -45,6 +45,9 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "lift_forward_gain": (0.0, 0.5, "m/m", "extra lift per metre of forward step"),
     "side_dead_share": (0.0, 0.4, "1", "share of a step at each end with no sideways travel"),
     "lift_side_gain": (0.0, 0.5, "m/m", "extra lift per metre of sideways step"),
+    "footstep_lift": (0.005, 0.05, "m", "swing foot lift of a planned footstep"),
+    "footstep_lift_gain": (0.0, 0.5, "m/m", "a planned footstep's extra lift per metre of it"),
+    "footstep_lift_turn": (0.0, 0.2, "m/rad", "a planned footstep's extra lift per rad of turn"),
     "side_open_share": (
         0.2,
         0.8,
@@ -184,6 +187,9 @@ class GaitParameters:
     side_dead_share: float = _parameter("side_dead_share")
     side_open_share: float = _parameter("side_open_share")
     lift_side_gain: float = _parameter("lift_side_gain")
+    footstep_lift: float = _parameter("footstep_lift")
+    footstep_lift_gain: float = _parameter("footstep_lift_gain")
+    footstep_lift_turn: float = _parameter("footstep_lift_turn")
     com_offset: float = _parameter("com_offset")
     com_offset_forward: float = _parameter("com_offset_forward")
     com_offset_backward: float = _parameter("com_offset_backward")

@@ -172,7 +172,8 @@ def footstep_plan(
     lateral = abs(dy) - 2.0 * stance
     period = step.period
     velocity = Velocity(m.x / period, side * lateral / period, m.theta / period)
-    lift = g.foot_lift + g.lift_forward_gain * abs(dx) + g.lift_side_gain * abs(lateral)
+    lift = g.footstep_lift + g.footstep_lift_gain * abs(dx) + g.lift_side_gain * abs(lateral)
+    lift += g.footstep_lift_turn * abs(aim.theta)
     return FootstepPlan(left_end, right_end, velocity, lift)
 
 

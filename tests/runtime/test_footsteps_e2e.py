@@ -22,12 +22,11 @@ def test_ten_mixed_footsteps_land_where_planned():
     errors = zip(result.errors_m, result.errors_deg, strict=True)
     story = [f"{100 * m:.1f} cm {d:.1f} deg" for m, d in errors]
     assert not result.fell and len(result.errors_m) == len(steps), story
-    # Each foot judged at rest: 0.3-2.6 cm (median 0.9) and up to 1.7 degrees here, since the
-    # footsteps keep the in-place posture (up to 5.7 degrees before). The navigation issue asks
-    # for 2 cm and 3 degrees: the degrees are met, the worst step is not (the third forward
-    # step from a stand lands 2.6 cm long). This guards against getting worse.
-    assert max(result.errors_m) <= 0.03 and max(result.errors_deg) <= 3.0, story
-    assert statistics.median(result.errors_m) <= 0.016, story
+    # Each foot judged at rest, as the navigation issue asks: within 2 cm and 3 degrees. Here
+    # 1.4 cm and 1.1 degrees at worst since footsteps lift less than velocity steps (the third
+    # forward step from a stand landed 2.4 cm long, carried on while its foot was up high).
+    assert max(result.errors_m) <= 0.02 and max(result.errors_deg) <= 3.0, story
+    assert statistics.median(result.errors_m) <= 0.01, story
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -73,4 +74,22 @@ def test_a_footstep_puts_the_swing_sole_where_asked_from_the_support_sole(x, wid
     landed = support.inverse().compose(swing)
     assert (landed.x, landed.y, landed.theta) == pytest.approx((x, move.y, theta), abs=1e-9)
     assert plan.velocity.forward == pytest.approx(x / 0.25)
-    assert math.isfinite(plan.lift) and plan.lift >= GAIT.foot_lift
+    assert math.isfinite(plan.lift) and plan.lift >= GAIT.footstep_lift
+
+
+def test_a_footstep_lifts_less_than_a_velocity_step_of_its_length_and_more_when_it_turns():
+    # The higher and longer a foot is up, the further the body carries it past its aim.
+    straight = Pose2D(0.05, 0.1, 0.0)
+    turning = Pose2D(0.05, 0.1, 0.3)
+
+    def lift(move, gait=GAIT):
+        step = PlannedStep(True, move, 0.25)
+        kw = {"stance": STANCE, "heel_shift": GEOMETRY.heel_shift, "gait": gait}
+        return footstep_plan(step, move, **kw).lift
+
+    velocity_step = GAIT.foot_lift + GAIT.lift_forward_gain * 0.05
+    assert lift(straight) == pytest.approx(GAIT.footstep_lift + GAIT.footstep_lift_gain * 0.05)
+    assert lift(straight) < velocity_step
+    no_turn_term = attrs.evolve(GAIT, footstep_lift_turn=0.0)
+    added = lift(turning) - lift(turning, no_turn_term)
+    assert added == pytest.approx(GAIT.footstep_lift_turn * 0.3)
