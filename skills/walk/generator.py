@@ -23,9 +23,9 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   step's allowed change, read at the start of each step (slowing to walk on elsewhere more
   gently than stopping: ``skills.walk.request.ratchet``).
 - **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
-  start) takes no backward step.
-- **A backward lean** (the torso's pitch error averaged over about a step, ``slow_lean``
-  behind the gait's lean) slows a forward walk by ``slow_decel`` a step until it has passed.
+  start) takes no backward step, and **a backward lean** (``slow_lean`` behind it, averaged
+  over about a step) slows a forward walk until it has passed
+  (``skills.walk.request.step_velocity``).
 - **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
   ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
   an ordinary step.
@@ -51,7 +51,7 @@ from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters, between
 from skills.walk.posture import BodySense, WalkPosture, WalkTargets, finite, posture, walk_targets
 from skills.walk.protection import Protection
-from skills.walk.request import ZERO, Velocity, ratchet
+from skills.walk.request import ZERO, Velocity, step_velocity
 from skills.walk.soles import SoleGeometry, blend_pose
 from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_size
 from skills.walk.stop_plan import StopStep, dry_run_stop
@@ -291,23 +291,13 @@ class WalkGenerator:
                 self._begin_footstep(planned)
                 return
         target = ZERO if self._blocked() else self.target
-        before = self.executed.forward
-        # After footsteps the feet close in place: no velocity is carried over from them.
-        self.executed = ZERO if first or after_footstep else ratchet(g, self.executed, target)
-        if self.executed.forward > 0.0 and self._body.pitch_error_mean < -g.slow_lean:
-            # Leaning back past slow_lean (averaged over about a step): the legs are outrunning
-            # the body, which drifts further back step by step at a sprint on weak bodies
-            # until it falls. The forward speed shrinks until the body has caught up.
-            slower = min(self.executed.forward, max(0.0, before - g.slow_decel))
-            self.executed = attrs.evolve(self.executed, forward=slower)
-        # The torso leaning back_step_lean past the gait's lean: the body is falling forwards
-        # (walking, it leans up to 0.2 rad past the gait's lean, turning fast on the spot).
-        falling = self._body.pitch - self._posture().lean > g.back_step_lean
-        if self.executed.forward < 0.0 and falling:
-            # A backward step would pull the feet from under the body: the backward speed
-            # shrinks instead, at a stop's rate.
-            back = min(0.0, self.executed.forward + g.forward_decel)
-            self.executed = attrs.evolve(self.executed, forward=back)
+        if first or after_footstep:
+            # After footsteps the feet close in place: no velocity is carried over from them.
+            self.executed = ZERO
+        else:
+            body = self._body
+            lean = body.pitch - self._posture().lean
+            self.executed = step_velocity(g, self.executed, target, lean, body.pitch_error_mean)
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]

@@ -124,3 +124,27 @@ def ratchet(gait: GaitParameters, current: Velocity, target: Velocity) -> Veloci
     left = _towards(current.left, target.left, gait.left_accel, gait.left_accel * 2.0)
     turn = _towards(current.turn, target.turn, gait.turn_accel, gait.turn_accel * 2.0)
     return Velocity(forward, left, turn)
+
+
+def step_velocity(
+    gait: GaitParameters, current: Velocity, target: Velocity, lean: float, lean_mean: float
+) -> Velocity:
+    """The velocity of the next step: :func:`ratchet`, then the balance guards. ``lean`` is the
+    torso's pitch past the gait's lean now (rad, + forwards), ``lean_mean`` the same averaged
+    over about a step.
+
+    - Leaning back past ``slow_lean`` (averaged) a forward walk slows by ``slow_decel`` a step:
+      the legs are outrunning the body, which drifts further back step by step at a sprint on
+      weak bodies until it falls. The speed shrinks until the body has caught up.
+    - Leaning forwards ``back_step_lean`` past the gait's lean the body is falling forwards
+      (walking, it leans up to 0.2 rad past it, turning fast on the spot): a backward step
+      would pull the feet from under it, so the backward speed shrinks instead, at a stop's
+      rate.
+    """
+    v = ratchet(gait, current, target)
+    if v.forward > 0.0 and lean_mean < -gait.slow_lean:
+        slower = min(v.forward, max(0.0, current.forward - gait.slow_decel))
+        v = Velocity(slower, v.left, v.turn)
+    if v.forward < 0.0 and lean > gait.back_step_lean:
+        v = Velocity(min(0.0, v.forward + gait.forward_decel), v.left, v.turn)
+    return v
