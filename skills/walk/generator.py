@@ -48,7 +48,7 @@ from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
 from skills.walk.kick_step import KickStep, shape_step
 from skills.walk.odometry import Pose2D
-from skills.walk.params import GaitParameters, between
+from skills.walk.params import GaitParameters, between, share_of
 from skills.walk.posture import BodySense, WalkPosture, WalkTargets, finite, posture, walk_targets
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, step_velocity
@@ -335,8 +335,7 @@ class WalkGenerator:
         catch = g.catch_pitch * self._body.pitch_error_mean
         # The body leads a sideways opening in proportion to the sideways speed: a walk that
         # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
-        side = min(1.0, abs(v.left) / g.max_left)
-        share = between(0.5, g.side_open_share, side)
+        share = between(0.5, g.side_open_share, share_of(v.left, g.max_left))
         left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)

@@ -135,6 +135,12 @@ def between(start: float, end: float, share: float) -> float:
     return start + (end - start) * share
 
 
+def share_of(speed: float, limit: float) -> float:
+    """How much of ``limit`` a speed is, either way, at most all of it (0..1): what the
+    parameters scheduled by speed are scheduled by."""
+    return min(1.0, abs(speed) / limit)
+
+
 def range_check(
     ranges: dict[str, tuple[float, float, str, str]],
     name: str,

@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 
 from skills.walk.balance import balance_offsets
-from skills.walk.params import GaitParameters, between
+from skills.walk.params import GaitParameters, between, share_of
 from skills.walk.soles import SoleGeometry
 from skills.walk.step import Foot
 
@@ -59,7 +59,7 @@ def posture(
     to their full-speed ones with the forward share; backwards, the offset moves to its own.
     ``left`` (m/s) and ``turn`` (rad/s) only set ``side_share``."""
     if forward >= 0.0:
-        share = min(1.0, forward / gait.max_forward)
+        share = share_of(forward, gait.max_forward)
         com = between(gait.com_offset, gait.com_offset_forward, share)
         sway = gait.hip_sway
     else:
@@ -78,9 +78,8 @@ def sideways_share(gait: GaitParameters, forward: float, left: float, turn: floa
     share of its limit, less as much as it turns or goes forwards or backwards (those steps
     turned less than the stop's plan predicts with the sideways sag span, docs)."""
     top = gait.max_forward if forward >= 0.0 else gait.max_backward
-    side = min(1.0, abs(left) / gait.max_left)
-    side *= 1.0 - min(1.0, abs(turn) / gait.max_turn)
-    return side * (1.0 - min(1.0, abs(forward) / top))
+    side = share_of(left, gait.max_left) * (1.0 - share_of(turn, gait.max_turn))
+    return side * (1.0 - share_of(forward, top))
 
 
 class BodySense:

@@ -19,7 +19,7 @@ import attrs
 
 from skills.walk.footsteps import PlannedStep
 from skills.walk.odometry import Pose2D
-from skills.walk.params import GaitParameters
+from skills.walk.params import GaitParameters, share_of
 from skills.walk.profiles import lift_profile, linear_step, smooth_step
 from skills.walk.request import Velocity
 
@@ -82,10 +82,10 @@ def step_size(
     high; without ``lengthen`` a forward step keeps the plain period."""
     g = gait
     steps = g if own is None else own  # the gait of this foot's steps
-    period = steps.step_period + steps.period_side_increase * min(1.0, abs(v.left) / g.max_left)
-    period -= steps.period_turn_decrease * min(1.0, abs(v.turn) / g.max_turn)
-    if lengthen:
-        period += steps.period_forward_increase * min(1.0, max(0.0, v.forward) / g.max_forward)
+    period = steps.step_period + steps.period_side_increase * share_of(v.left, g.max_left)
+    period -= steps.period_turn_decrease * share_of(v.turn, g.max_turn)
+    if lengthen and v.forward > 0.0:
+        period += steps.period_forward_increase * share_of(v.forward, g.max_forward)
     period /= frequency
     top = g.max_forward if v.forward >= 0.0 else g.max_backward
     vf, vl, vt = calibrate(v.forward, v.left, v.turn, (top, g.max_left, g.max_turn))
