@@ -2,10 +2,11 @@
 ``motiond.walk_trial``): walking to a pose, and walking a list of footsteps, judged by the
 simulator's ground truth.
 
-- :func:`move_to_trial`: stand, then ``WalkTo(x, y, theta)``; the truth pose reached in the
-  start pose's frame against the target, the time taken, and how well the walk's next
-  position (NAOqi's getNextRobotPosition: the pose once the step under way has ended)
-  predicted the odometry pose at the end of each step.
+- :func:`move_to_trial`: stand, then ``WalkTo(x, y, theta)``; the truth robot position (the
+  middle of the soles, facing the torso's heading: NAOqi's robot frame, which moveTo moves)
+  reached in the start's frame against the target, the time taken, and how well the walk's
+  next position (NAOqi's getNextRobotPosition: the robot position once the step under way
+  has ended) predicted the odometry's robot position at the end of each step.
 - :func:`footsteps_trial`: stand, then ``Footsteps(steps)``; every step's truth landing (the
   stepping foot at rest, in the frame of the other foot at rest) against the planned,
   clipped one.
@@ -68,7 +69,7 @@ def move_to_trial(
     behaviour = runtime.emitter("trial")
     behaviour.emit_none(Walk)
     behaviour.emit(WalkTo(*target), priority=PRIORITY)
-    start, t0 = trial.pose(), trial.t
+    start, t0 = trial.robot_pose(), trial.t
     next_errors: list[float] = []
     predicted: tuple[int, Pose2D] | None = None
     sample_at = t0 + 0.5
@@ -80,14 +81,14 @@ def move_to_trial(
         steps = walk.generator.step_count
         if predicted is not None and steps != predicted[0]:
             # The step that was under way has ended: where did the odometry say it got to?
-            p, o = predicted[1], walk.odometry.pose
+            p, o = predicted[1], walk.odometry.robot
             next_errors.append(math.hypot(o.x - p.x, o.y - p.y))
             predicted = None
         if predicted is None and trial.t >= sample_at and walk.generator.step_remaining > 0.05:
             predicted = (steps, next_position(runtime))
             sample_at = trial.t + 0.7
     seconds = trial.t - t0
-    got = _relative(start, trial.pose())
+    got = _relative(start, trial.robot_pose())
     want = Pose2D(*target)
     turn = wrap_angle(got.theta - want.theta)
     return MoveResult(

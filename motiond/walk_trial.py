@@ -90,6 +90,13 @@ def trial_sim(
     return NaoSim(model, seed=seed, delay_cycles=delay)
 
 
+def truth_robot_pose(truth) -> tuple[float, float, float]:
+    """Ground truth of NAOqi's robot position (``LegOdometry.robot``): the middle of the two
+    soles, x, y (m), and the torso's heading (rad). What walking to a pose moves."""
+    x, y = (truth.left_sole_position[:2] + truth.right_sole_position[:2]) / 2
+    return float(x), float(y), float(truth.torso_rpy[2])
+
+
 class WalkTrial:
     """One robot standing in StandInit, held by a walk from its first cycle.
 
@@ -167,3 +174,7 @@ class WalkTrial:
         """Ground truth of the torso: x, y (m) and heading (rad)."""
         t = self.truth
         return float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2])
+
+    def robot_pose(self) -> tuple[float, float, float]:
+        """Ground truth of the robot position (:func:`truth_robot_pose`)."""
+        return truth_robot_pose(self.truth)

@@ -88,7 +88,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
         "move": _move(r.walk.move_status()),
         "kick": attrs.asdict(r.kick.status()),
         "footsteps": _footsteps(r.walk.footstep_status()),
-        "position": _pose(walk.odometry),
+        "position": _pose(walk.position),
         "next_position": _pose(next_position(r)),
         "stop_position": _pose(r.walk.stop_pose()),
         "fall": {

@@ -73,10 +73,11 @@ class _Run:
         self.planned: list[Pose2D] = []
 
     def truth(self) -> Pose2D:
+        """The truth robot position (``motiond.walk_trial.truth_robot_pose``)."""
+        from motiond.walk_trial import truth_robot_pose
         from skills.walk.odometry import Pose2D
 
-        t = self.sim.body.truth()
-        return Pose2D(float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2]))
+        return Pose2D(*truth_robot_pose(self.sim.body.truth()))
 
     def say(self, text: str) -> None:
         t = self.sim.body.truth()

@@ -39,13 +39,13 @@ from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
 from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator
-from skills.walk.odometry import LegOdometry, Pose2D
+from skills.walk.landing import LandingModel
+from skills.walk.odometry import LegOdometry, Pose2D, middle
 from skills.walk.params import GaitParameters, load_gait
 from skills.walk.placement import PlacementCorrection
 from skills.walk.posture import WalkTargets
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
-from skills.walk.step_end import StepEndModel
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
 from skills.walk.walk_to import MoveProgress, MoveStatus, register_walk_to
 
@@ -81,8 +81,8 @@ class WalkEngine:
         #: Footsteps aimed against their measured landing error (``skills.walk.placement``).
         self.placement = PlacementCorrection()
         self.generator.aim = self.placement.aim
-        #: Where steps really leave the body (``skills.walk.step_end``), for ``next_pose``.
-        self.step_end = StepEndModel()
+        #: Where velocity steps really land (``skills.walk.landing``), for ``next_pose``.
+        self.landing = LandingModel()
         self._steps_seen = 0
         self._servos = servos
         self._ik = nao_leg_ik()
@@ -168,6 +168,7 @@ class WalkEngine:
         # A footstep is a placement, not a velocity: the calibration learns from neither it
         # nor the step that closes the feet after it; the placement learns from footsteps.
         placed, footstep = gen.placing, gen.steps.current
+        kicking = gen.kicking
         standing = gen.phase is Phase.STANDING
         gen.hold = self.energy.update(
             dt,
@@ -180,11 +181,12 @@ class WalkEngine:
         self._targets = gen.update(dt, self._state)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
-            ending, velocity = gen.ended
-            if ending is not None:
-                left_support, planned = ending
-                measured = self.odometry.feet[0 if left_support else 1]
-                self.step_end.learn(planned.inverse(), measured.inverse(), velocity, left_support)
+            left_support, planned, velocity = gen.ended
+            if not (placed or kicking):
+                feet = self.odometry.feet
+                support = feet[0 if left_support else 1]
+                landed = support.inverse().compose(feet[1 if left_support else 0])
+                self.landing.learn(planned, landed, velocity, left_support)
             if footstep is not None and gen.steps.current is not footstep:
                 # It ended now, both feet down: where the legs say it landed.
                 left, right = self.odometry.feet
@@ -248,13 +250,13 @@ class WalkEngine:
         """A Walk runs again: it drives the generator, StopWalk is not needed."""
         self._stopper.emit_none(StopWalk)
 
-    def next_pose(self) -> Pose2D:
-        """NAOqi's getNextRobotPosition: the odometry pose once the step under way (which can
-        no longer change) has ended: where that step leaves the body over its support foot,
-        as its plan says and :class:`StepEndModel` corrects. Standing, the pose now."""
+    def _body_at_step_end(self) -> Pose2D | None:
+        """Where the body stands once the step under way ends: the support foot where the
+        odometry has it on the floor, the body where the step's plan puts it over that foot.
+        None standing."""
         planned, support = self.generator.support_end(), self.odometry.support
         if planned is None or support is None:
-            return self.odometry.pose
+            return None
         left_support, foot = planned
         odometry_left, world = support
         if odometry_left != left_support:
@@ -263,21 +265,46 @@ class WalkEngine:
             feet = self.odometry.feet
             here, there = feet[0 if odometry_left else 1], feet[0 if left_support else 1]
             world = world.compose(here.inverse().compose(there))
-        body = self.step_end.predict(foot.inverse(), self.generator.executed, left_support)
-        return world.compose(body)
+        return world.compose(foot.inverse())
+
+    def _swing_landing(self) -> Pose2D:
+        """Where the swing foot of the step under way lands, seen from its support sole: a
+        footstep where it was asked (it is aimed against its error), a velocity step where
+        its plan puts it, as :class:`LandingModel` corrects."""
+        gen = self.generator
+        left_support = not gen.swing_left
+        footstep = gen.steps.current
+        if gen.placing and footstep is not None:
+            return footstep.move
+        planned = gen.sole_end(left_support).inverse().compose(gen.sole_end(not left_support))
+        return self.landing.predict(planned, gen.executed, left_support)
+
+    def next_pose(self) -> Pose2D:
+        """NAOqi's getNextRobotPosition: the robot position (``LegOdometry.robot``, the middle
+        of the feet) once the step under way, which can no longer change, has ended: the
+        support foot where it stands, the swing foot where the step lands it
+        (:meth:`_swing_landing`). Standing, the robot position now."""
+        body = self._body_at_step_end()
+        if body is None:
+            return self.odometry.robot
+        support = self.generator.sole_end(not self.generator.swing_left)
+        return body.compose(middle(support, support.compose(self._swing_landing())))
 
     def stop_pose(self) -> Pose2D:
-        """Where the robot will stand if asked to stop now: :meth:`next_pose` (the step under
-        way ends), then the steps a stop still makes, slowing down and closing the feet, as
-        their plan has them (``WalkGenerator.stop_steps``). Standing, the pose now."""
-        pose = self.next_pose()
+        """Where the robot will stand if asked to stop now (its robot position, as
+        :meth:`next_pose`): the step under way ends (:meth:`_swing_landing`), then the steps a stop
+        still makes, slowing down and closing the feet, as their plan has them
+        (``WalkGenerator.stop_steps``). Standing, the robot position now."""
+        body = self._body_at_step_end()
         steps = self.generator.stop_steps()
-        for step, after in itertools.pairwise(steps):
-            # The swing sole ends a step where the next one is supported from. (The step-end
-            # model's correction, fitted on walking steps, made the stopping steps no better:
-            # 3.4 cm off on average over six walks, 3.5 without.)
-            pose = pose.compose(step.swing).compose(after.support.inverse())
-        return pose
+        if body is None or not steps:
+            return self.odometry.robot
+        feet = [(s.support, s.swing) for s in steps]
+        feet[0] = (steps[0].support, steps[0].support.compose(self._swing_landing()))
+        for (_, swing), (support, _) in itertools.pairwise(feet):
+            # The swing sole ends a step where the next one is supported from.
+            body = body.compose(swing).compose(support.inverse())
+        return body.compose(middle(*feet[-1]))
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""
@@ -303,6 +330,7 @@ class WalkEngine:
             request=gen.target,
             executed=gen.executed,
             odometry=self.odometry.pose,
+            position=self.odometry.robot,
             killed=gen.killed,
             halted=gen.halted,
             active=self.request is not None,

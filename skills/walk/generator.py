@@ -121,9 +121,9 @@ class WalkGenerator:
         #: An in-walk kick to make (``skills.walk.kick_step``), and whether this step is it.
         self.kick: KickStep | None = None
         self.kicking = False
-        #: The step that ended last: where its plan put the support foot (``support_end``)
-        #: and its velocity; set as it ends.
-        self.ended: tuple[tuple[bool, Pose2D] | None, Velocity] = (None, ZERO)
+        #: The step that ended last: its support foot (True: left), where its plan landed the
+        #: swing sole seen from the support sole, and its velocity; set as it ends.
+        self.ended: tuple[bool, Pose2D, Velocity] = (True, Pose2D(), ZERO)
         self._stop_cache: tuple[tuple, tuple[StopStep, ...]] | None = None  # (key, steps)
 
     # ------------------------------------------------------------------ commands
@@ -413,7 +413,9 @@ class WalkGenerator:
             self._halt()  # a kill's step: no count, nothing learnt from it
             return
         self.step_count += 1
-        self.ended = (self.support_end(), self.executed)
+        left = not self.swing_left
+        swing = self.sole_end(left).inverse().compose(self.sole_end(not left))
+        self.ended = (left, swing, self.executed)
         if self.kicking and self.kick is not None:
             self.kick.landed = True
             self.kicking = False

@@ -38,6 +38,11 @@ def wrap_angle(angle: float) -> float:
     return math.atan2(math.sin(angle), math.cos(angle))
 
 
+def middle(a: Pose2D, b: Pose2D) -> Pose2D:
+    """The point halfway between poses ``a`` and ``b``, facing their frame's heading (0)."""
+    return Pose2D((a.x + b.x) / 2, (a.y + b.y) / 2)
+
+
 def along(axis: int, start: tuple[float, float, float], end: tuple[float, float, float]) -> float:
     """Displacement from pose ``start`` to ``end`` (x, y, theta) along ``axis`` of the start
     heading (0 forward, 1 left; m), or for axis 2 the heading change (rad, in (-pi, pi])."""
@@ -84,6 +89,14 @@ class LegOdometry:
         self.pose = pose if pose is not None else Pose2D()
         self._support = -1
         self._yaw = self.pose.theta
+
+    @property
+    def robot(self) -> Pose2D:
+        """NAOqi's robot position (its FRAME_ROBOT): the middle of the two soles on the floor,
+        facing the body's heading. The body sways over each support foot in turn (3-5 cm to
+        each side walking); the middle of the feet moves only as a foot is placed, so it is
+        the pose behaviours read and walking to a pose aims (REP 120's base_footprint)."""
+        return self.pose.compose(middle(*self.feet))
 
     @property
     def support(self) -> tuple[bool, Pose2D] | None:

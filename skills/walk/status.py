@@ -15,7 +15,8 @@ class WalkStatus:
 
     ``request`` is the clamped request (what the walk will reach), ``executed`` the velocity
     of the current step (the request after the per-step acceleration limits), ``odometry``
-    the pose integrated from the executed steps since start, ``halted`` the reason of a
+    the body's pose on the floor since start (``LegOdometry.pose``), ``position`` NAOqi's
+    robot position, the middle of the feet (``LegOdometry.robot``), ``halted`` the reason of a
     protective stop in force (``"lifted"``, ``"tilt"``, ``"gyro"``) or None.
     """
 
@@ -25,6 +26,7 @@ class WalkStatus:
     request: Velocity
     executed: Velocity
     odometry: Pose2D
+    position: Pose2D
     killed: bool
     halted: str | None
     active: bool

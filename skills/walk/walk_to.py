@@ -10,7 +10,9 @@
 Decisions, and why:
 
 - **The goal is fixed in the odometry frame** on the move's first run; every cycle the error is
-  the goal seen from the odometry pose and :func:`plan_velocity` (pure) makes it a ``Walk``.
+  the goal seen from the robot position (``LegOdometry.robot``: the middle of the feet, as
+  NAOqi's moveTo moves its FRAME_ROBOT; the body sways 3-5 cm over each foot) and
+  :func:`plan_velocity` (pure) makes it a ``Walk``.
   The walk rate-limits every step, so the law only shapes the speed.
 - **Arriving**: ``v = min(reach, sqrt(2 a d), k d)``: braking at a modest ``a``, and a linear
   end (``k`` well under 1 / latency: the walk answers a step or two late) that does not
@@ -137,7 +139,7 @@ class MoveStatus:
     """The move (WalkTo, WalkPath) under way, or the last one.
 
     ``target``: the current target in odometry coordinates; ``remaining`` (m) and
-    ``remaining_turn`` (rad) from the odometry pose to it; ``reached`` of ``targets`` passed;
+    ``remaining_turn`` (rad) from the robot position to it; ``reached`` of ``targets`` passed;
     ``result``: None while active, then ``"reached"`` (Done) or ``"stopped"`` (the task stopped
     running first); ``number``: moves begun since start (this one's).
     """
@@ -230,11 +232,11 @@ class MoveProgress:
             self.end("stopped")
 
     def status(self) -> MoveStatus:
-        """A snapshot, distances from the odometry pose now."""
+        """A snapshot, distances from the robot position now."""
         if self.task is None:
             return MoveStatus()
         goal = self.goals[min(self.reached, len(self.goals) - 1)]
-        e = self._engine.odometry.pose.inverse().compose(goal)
+        e = self._engine.odometry.robot.inverse().compose(goal)
         left, turn = math.hypot(e.x, e.y), abs(e.theta)
         n = len(self.goals)
         return MoveStatus(
@@ -265,7 +267,7 @@ def register_walk_to(director: Director, engine: WalkEngine) -> MoveProgress:
             return
         task = ctx.task
         if not move.active or task != move.task:
-            move.begin(task, engine.odometry.pose)
+            move.begin(task, engine.odometry.robot)
             if engine.generator.halted is not None:
                 move.end("refused")  # lifted, or tilted: the walk does not step now
                 ctx.done()
@@ -275,7 +277,7 @@ def register_walk_to(director: Director, engine: WalkEngine) -> MoveProgress:
             ctx.done()
             return
         move.task = task  # an equal task re-emitted: the newest value stops the move
-        velocity = move.step(engine.odometry.pose, engine.standing())
+        velocity = move.step(engine.odometry.robot, engine.standing())
         if velocity is None:
             ctx.done()
         elif velocity == move.sent and ctx.reason not in (RunReason.NEW_TASK, RunReason.STARTED):

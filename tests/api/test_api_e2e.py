@@ -18,6 +18,7 @@ import trio
 
 from motiond.client import connect, connect_blocking
 from motiond.simulated import simulated_daemon
+from motiond.walk_trial import truth_robot_pose
 
 
 def _truth_xy(sim) -> np.ndarray:
@@ -198,11 +199,12 @@ def test_the_blocking_client_has_the_same_methods():
 
 
 def _relative(start, end) -> tuple[float, float, float]:
-    """``end``'s torso pose in ``start``'s frame (x forward, y left, heading change)."""
-    dx, dy = end.torso_position[:2] - start.torso_position[:2]
-    yaw = float(start.torso_rpy[2])
+    """``end``'s truth robot position in ``start``'s frame (x forward, y left, heading
+    change): the middle of the soles, which moveTo moves, facing the torso's heading."""
+    (x0, y0, yaw), (x1, y1, yaw1) = truth_robot_pose(start), truth_robot_pose(end)
+    dx, dy = x1 - x0, y1 - y0
     c, s = math.cos(yaw), math.sin(yaw)
-    turn = math.atan2(math.sin(end.torso_rpy[2] - yaw), math.cos(end.torso_rpy[2] - yaw))
+    turn = math.atan2(math.sin(yaw1 - yaw), math.cos(yaw1 - yaw))
     return c * dx + s * dy, -s * dx + c * dy, turn
 
 

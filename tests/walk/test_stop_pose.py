@@ -79,14 +79,14 @@ def test_in_physics_the_robot_stands_where_the_stop_pose_said():
     trial = WalkTrial(seed=0)
     assert trial.run(1.0)
     walk = trial.runtime.walk
-    assert walk.stop_pose() == walk.odometry.pose  # standing: here
+    assert walk.stop_pose() == walk.odometry.robot  # standing: here
     trial.walk(0.25)
     assert trial.run(4.0)
     predicted, following = walk.stop_pose(), walk.next_pose()
     trial.walk(0.0)
     assert trial.run(3.0)
     assert walk.standing()
-    stood = walk.odometry.pose
+    stood = walk.odometry.robot
     off = math.hypot(predicted.x - stood.x, predicted.y - stood.y)
     # Measured 3.9 cm (the next position, which leaves out the stop's steps: 9.1 cm).
     assert off < 0.06

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from lola_io.frames import SensorFrame
 from motiond.runtime import Runtime
 from motiond.simulated import simulated_daemon
+from motiond.walk_trial import truth_robot_pose
 from skills.script_files import shipped_script
 from skills.walk import MoveStatus, Phase, Pose2D, Walk, WalkPath, WalkTo, load_gait
 from skills.walk.approach import MIN_SPEED, MIN_TURN, plan_velocity
@@ -285,8 +286,7 @@ def test_a_path_passes_each_target_and_a_withdrawn_move_is_stopped():
 
 
 def _truth(sim) -> tuple[float, float, float]:
-    t = sim.body.truth()
-    return float(t.torso_position[0]), float(t.torso_position[1]), float(t.torso_rpy[2])
+    return truth_robot_pose(sim.body.truth())
 
 
 def _seen_from(start, pose) -> tuple[float, float, float]:
