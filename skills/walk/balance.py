@@ -34,6 +34,7 @@ def balance_offsets(
     roll: float,
     pitch_error: float,
     forward_share: float,
+    sag: float,
 ) -> Offsets:
     """((hip pitch, hip roll), (ankle pitch, ankle roll)) for one leg.
 
@@ -52,7 +53,7 @@ def balance_offsets(
         if single_support > 0.0:
             # The support hip's servo gives way under the body's weight and the torso tips
             # towards the swing foot: command the hip that much further.
-            hip_roll += (1.0 if left else -1.0) * g.sag_hip_roll * single_support
+            hip_roll += (1.0 if left else -1.0) * sag * single_support
         return (hip_pitch, hip_roll), (ankle_pitch, ankle_roll)
     if g.level_swing > 0.0:
         # Land flat: turn the swing sole against the torso's tilt, so it meets the floor level

@@ -99,6 +99,12 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "gyro_roll_ankle": (-0.3, 0.3, "rad/(rad/s)", "support ankle roll per roll rate"),
     "gyro_roll_hip": (-0.2, 0.2, "rad/(rad/s)", "support hip roll per roll rate"),
     "sag_hip_roll": (-0.4, 0.4, "rad", "support hip roll added in single support (servo sag)"),
+    "sag_hip_roll_forward": (
+        -0.4,
+        0.4,
+        "rad",
+        "support hip roll added in single support at full forward speed",
+    ),
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
     "tilt_pitch_ankle_forward": (
         -1.0,
@@ -221,6 +227,7 @@ class GaitParameters:
     gyro_roll_ankle: float = _parameter("gyro_roll_ankle")
     gyro_roll_hip: float = _parameter("gyro_roll_hip")
     sag_hip_roll: float = _parameter("sag_hip_roll")
+    sag_hip_roll_forward: float = _parameter("sag_hip_roll_forward")
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
     tilt_pitch_ankle_forward: float = _parameter("tilt_pitch_ankle_forward")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")

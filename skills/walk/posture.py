@@ -38,14 +38,16 @@ class WalkPosture:
     """What a forward speed asks of the body: the torso's lean (rad), how far the centre of
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
     speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), the
-    hips' sway (m, ``hip_sway``; none walking backwards), and how much of a straight sideways
-    walk at full speed this is (``sideways_share``)."""
+    hips' sway (m, ``hip_sway``; none walking backwards), how much of a straight sideways
+    walk at full speed this is (``sideways_share``), and the support hip's sag compensation
+    (rad: ``sag_hip_roll``, ``sag_hip_roll_forward`` at full speed)."""
 
     lean: float
     com: float
     forward_share: float
     sway: float
     side_share: float = 0.0
+    sag: float = 0.0
 
 
 def posture(
@@ -70,7 +72,8 @@ def posture(
         sway = 0.0
     lean = gait.torso_lean + gait.torso_lean_forward * share
     side = sideways_share(gait, forward, left, turn)
-    return WalkPosture(lean, com + stand_trim, share, sway, side)
+    sag = between(gait.sag_hip_roll, gait.sag_hip_roll_forward, share)
+    return WalkPosture(lean, com + stand_trim, share, sway, side, sag)
 
 
 def sideways_share(gait: GaitParameters, forward: float, left: float, turn: float) -> float:
@@ -144,6 +147,7 @@ def walk_targets(
             roll=body.roll,
             pitch_error=body.pitch - pose.lean,
             forward_share=pose.forward_share,
+            sag=pose.sag,
         )
         sole = geometry.pose(
             foot.x - pose.com,

@@ -29,6 +29,7 @@ def _ankle_pitch(gait, share: float, gyro_y: float, pitch_error: float) -> float
         roll=0.0,
         pitch_error=pitch_error,
         forward_share=share,
+        sag=gait.sag_hip_roll,
     )
     return ankle_pitch
 
