@@ -24,7 +24,6 @@ How the walk fits the Director:
 
 from __future__ import annotations
 
-import itertools
 import math
 from typing import Any
 
@@ -34,13 +33,14 @@ from director import Context, Director, RunReason
 from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, NUM_JOINTS, RIGHT_LEG_JOINTS
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
 from providers.model import nao_kinematics, nao_leg_ik
+from skills.walk import next_position
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus, register_footsteps
 from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator
 from skills.walk.landing import LandingModel
-from skills.walk.odometry import LegOdometry, Pose2D, middle
+from skills.walk.odometry import LegOdometry, Pose2D
 from skills.walk.params import GaitParameters, load_gait
 from skills.walk.placement import PlacementCorrection
 from skills.walk.posture import WalkTargets
@@ -250,61 +250,17 @@ class WalkEngine:
         """A Walk runs again: it drives the generator, StopWalk is not needed."""
         self._stopper.emit_none(StopWalk)
 
-    def _body_at_step_end(self) -> Pose2D | None:
-        """Where the body stands once the step under way ends: the support foot where the
-        odometry has it on the floor, the body where the step's plan puts it over that foot.
-        None standing."""
-        planned, support = self.generator.support_end(), self.odometry.support
-        if planned is None or support is None:
-            return None
-        left_support, foot = planned
-        odometry_left, world = support
-        if odometry_left != left_support:
-            # Early in a step the odometry still stands on the foot that is about to swing
-            # (it follows the load): the step's support foot is where the legs see it now.
-            feet = self.odometry.feet
-            here, there = feet[0 if odometry_left else 1], feet[0 if left_support else 1]
-            world = world.compose(here.inverse().compose(there))
-        return world.compose(foot.inverse())
-
-    def _swing_landing(self) -> Pose2D:
-        """Where the swing foot of the step under way lands, seen from its support sole: a
-        footstep where it was asked (it is aimed against its error), a velocity step where
-        its plan puts it, as :class:`LandingModel` corrects."""
-        gen = self.generator
-        left_support = not gen.swing_left
-        footstep = gen.steps.current
-        if gen.placing and footstep is not None:
-            return footstep.move
-        planned = gen.sole_end(left_support).inverse().compose(gen.sole_end(not left_support))
-        return self.landing.predict(planned, gen.executed, left_support)
-
     def next_pose(self) -> Pose2D:
-        """NAOqi's getNextRobotPosition: the robot position (``LegOdometry.robot``, the middle
-        of the feet) once the step under way, which can no longer change, has ended: the
-        support foot where it stands, the swing foot where the step lands it
-        (:meth:`_swing_landing`). Standing, the robot position now."""
-        body = self._body_at_step_end()
-        if body is None:
-            return self.odometry.robot
-        support = self.generator.sole_end(not self.generator.swing_left)
-        return body.compose(middle(support, support.compose(self._swing_landing())))
+        """NAOqi's getNextRobotPosition: the robot position (the middle of the feet) once the
+        step under way, which can no longer change, has ended (``skills.walk.next_position``).
+        Standing, the robot position now."""
+        return next_position.next_pose(self.generator, self.odometry, self.landing)
 
     def stop_pose(self) -> Pose2D:
-        """Where the robot will stand if asked to stop now (its robot position, as
-        :meth:`next_pose`): the step under way ends (:meth:`_swing_landing`), then the steps a stop
-        still makes, slowing down and closing the feet, as their plan has them
-        (``WalkGenerator.stop_steps``). Standing, the robot position now."""
-        body = self._body_at_step_end()
-        steps = self.generator.stop_steps()
-        if body is None or not steps:
-            return self.odometry.robot
-        feet = [(s.support, s.swing) for s in steps]
-        feet[0] = (steps[0].support, steps[0].support.compose(self._swing_landing()))
-        for (_, swing), (support, _) in itertools.pairwise(feet):
-            # The swing sole ends a step where the next one is supported from.
-            body = body.compose(swing).compose(support.inverse())
-        return body.compose(middle(*feet[-1]))
+        """Where the robot will stand (its robot position) if asked to stop now: the step
+        under way ends, then the steps a stop still makes (``skills.walk.next_position``).
+        Standing, the robot position now."""
+        return next_position.stop_pose(self.generator, self.odometry, self.landing)
 
     def step_period_at(self, frequency: float) -> float:
         """The gait's step period at a share of its frequency range (``Walk.frequency``)."""
