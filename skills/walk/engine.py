@@ -182,6 +182,8 @@ class WalkEngine:
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
             left_support, planned, velocity = gen.ended
+            # The landing model is the velocity steps': a footstep is aimed against its own
+            # error (the placement), a kick step lands where the kick shaped it.
             if not (placed or kicking):
                 feet = self.odometry.feet
                 support = feet[0 if left_support else 1]
