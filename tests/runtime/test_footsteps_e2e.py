@@ -1,6 +1,7 @@
 """Footsteps and the next position in physics (naosim and the daemon's cycle): ten mixed
 steps land where they were planned (after clipping), and the next position is where the step
-under way leaves the robot, by the simulator's ground truth and the odometry."""
+under way leaves the robot (walking to a pose and making footsteps), by the simulator's
+ground truth and the odometry."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from motiond.bench.navigate import footstep_sequences
 from motiond.navigate_trial import SETTLE, footsteps_trial, move_to_trial
 from motiond.walk_trial import PRIORITY, WalkTrial
-from skills.walk import Walk, WalkTo
+from skills.walk import Footsteps, Walk, WalkTo
 from skills.walk.odometry import Pose2D, wrap_angle
 
 
@@ -40,6 +41,30 @@ def test_the_next_position_is_where_the_step_under_way_leaves_the_robot(target):
     # within 0.7 and 0.4 cm here. The body's pose, which sways over each support foot, was
     # 1.5 and 2.6 cm off its prediction.
     assert max(result.next_errors) <= 0.02, story
+
+
+def test_making_footsteps_the_next_position_is_where_the_step_under_way_leaves_the_robot():
+    # NAOqi's unchangeable footstep: the swing foot lands where it was asked (it is aimed
+    # against its error), so the middle of the feet is known once the step begins.
+    steps = footstep_sequences()["mixed"]
+    trial = WalkTrial(seed=0)
+    trial.run(SETTLE)
+    walk, behaviour = trial.runtime.walk, trial.runtime.emitter("trial")
+    behaviour.emit_none(Walk)
+    behaviour.emit(Footsteps(steps), priority=PRIORITY)
+    gen, predicted, errors, t0 = walk.generator, None, [], trial.t
+    while trial.t - t0 < 20.0 and not trial.fell and len(errors) < len(steps):
+        trial.step()
+        if predicted is not None and gen.step_count != predicted[0]:
+            got, want = walk.odometry.robot, predicted[1]
+            errors.append(math.hypot(got.x - want.x, got.y - want.y))
+            predicted = None
+        if predicted is None and gen.placing and gen.step_remaining > 0.05:
+            predicted = (gen.step_count, walk.next_pose())
+    story = [f"{100 * e:.1f} cm" for e in errors]
+    assert not trial.fell and len(errors) == len(steps), story
+    # Within 0.8 cm here.
+    assert max(errors) <= 0.02, story
 
 
 def test_turning_moves_end_on_their_heading_by_where_a_stop_would_stand():
