@@ -50,9 +50,13 @@ class FootstepQueue:
         self.current = None
         return True
 
+    def cancel(self) -> None:
+        """Forget the queued steps; the one being made goes on."""
+        self.queued.clear()
+
     def drop(self) -> None:
         """Forget the queued steps; the one being made counts as made (its foot is down)."""
-        self.queued.clear()
+        self.cancel()
         self.finish()
 
 

@@ -214,7 +214,7 @@ def register_footsteps(director: Director, engine: WalkEngine) -> None:
         queue = engine.generator.steps
         if queue.pending:
             state["ended"] = ctx.task
-        queue.queued.clear()
+        queue.cancel()
         state["task"] = None
 
     director.provide(Footsteps, provide, needs=Walk, every_cycle=True, name="Footsteps")

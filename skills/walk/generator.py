@@ -185,6 +185,12 @@ class WalkGenerator:
         left = not self.swing_left
         return left, self.sole_end(left)
 
+    def swing_end(self) -> Pose2D:
+        """Where the step under way puts the swing sole, seen from the support sole (its
+        plan: where it lands, as far as the plan knows)."""
+        left = not self.swing_left
+        return self.sole_end(left).inverse().compose(self.sole_end(not left))
+
     def sole_end(self, left: bool) -> Pose2D:
         """Where the step under way puts the ``left`` (or right) sole, seen from the body."""
         end = self._end[0 if left else 1]
@@ -301,8 +307,6 @@ class WalkGenerator:
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]
-        # Lining up an in-walk kick the steps keep the plain period: with the forward
-        # increase the ball fell between two chances (3 of 18 kick steps not made).
         size = step_size(
             g,
             own,
@@ -310,7 +314,7 @@ class WalkGenerator:
             frequency=self.frequency,
             calibrate=self.calibrate,
             first=first,
-            lengthen=self.kick is None,
+            lengthen=not self._lining_up,
         )
         self.kicking = False
         if self.kick is not None and not first and not self._blocked():
@@ -343,6 +347,14 @@ class WalkGenerator:
         self._support_lift = support.z
         self._lift = size.lift
         self._t = 0.0
+
+    @property
+    def _lining_up(self) -> bool:
+        """Lining up an in-walk kick: the kick's placing plans from the walk's calibrated step,
+        so the two terms that carry a forward step further than that are off: the period's
+        forward increase (with it the ball fell between two chances, 3 of 18 kick steps not
+        made) and the forward sag compensation (26 of 30 made, not 30)."""
+        return self.kick is not None
 
     def _longest_step(self) -> float:
         # The walk's longest step as it plans it: calibrated, as its own steps are (a
@@ -413,9 +425,7 @@ class WalkGenerator:
             self._halt()  # a kill's step: no count, nothing learnt from it
             return
         self.step_count += 1
-        left = not self.swing_left
-        swing = self.sole_end(left).inverse().compose(self.sole_end(not left))
-        self.ended = (left, swing, self.executed)
+        self.ended = (not self.swing_left, self.swing_end(), self.executed)
         if self.kicking and self.kick is not None:
             self.kick.landed = True
             self.kicking = False
@@ -474,10 +484,7 @@ class WalkGenerator:
         # stop's steps keep the planned one (``stop_pose`` predicts them by their plan).
         left = min(abs(v.left), abs(self.target.left))
         pose = posture(self.gait, v.forward, self.stand_trim, left, v.turn)
-        if self.kick is not None:
-            # Lining up an in-walk kick, the steps keep the in-place sag compensation: the
-            # forward one's steps went further than planned and the kick step missed its
-            # window (bench kick: 26 of 30 in-walk kicks made, not 30).
+        if self._lining_up:
             pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll)
         return pose
 

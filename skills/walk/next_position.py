@@ -25,10 +25,11 @@ if TYPE_CHECKING:
     from skills.walk.landing import LandingModel
 
 
-def _body_at_step_end(generator: WalkGenerator, odometry: LegOdometry) -> Pose2D | None:
-    """Where the body stands once the step under way ends: the support foot where the
-    odometry has it on the floor, the body where the step's plan puts it over that foot.
-    None standing."""
+def _support_at_step_end(
+    generator: WalkGenerator, odometry: LegOdometry
+) -> tuple[Pose2D, Pose2D] | None:
+    """The step under way's support foot on the floor (where the odometry has it) and seen
+    from the body once the step ends (where the step's plan puts it); None standing."""
     planned, support = generator.support_end(), odometry.support
     if planned is None or support is None:
         return None
@@ -40,42 +41,43 @@ def _body_at_step_end(generator: WalkGenerator, odometry: LegOdometry) -> Pose2D
         feet = odometry.feet
         here, there = feet[0 if odometry_left else 1], feet[0 if left_support else 1]
         world = world.compose(here.inverse().compose(there))
-    return world.compose(foot.inverse())
+    return world, foot
 
 
 def swing_landing(generator: WalkGenerator, landing: LandingModel) -> Pose2D:
     """Where the swing foot of the step under way lands, seen from its support sole: a
     footstep where it was asked (it is aimed against its error), a velocity step where its
     plan puts it, as ``landing`` corrects."""
-    gen = generator
-    left_support = not gen.swing_left
-    footstep = gen.steps.current
-    if gen.placing and footstep is not None:
+    footstep = generator.steps.current
+    if generator.placing and footstep is not None:
         return footstep.move
-    planned = gen.sole_end(left_support).inverse().compose(gen.sole_end(not left_support))
-    return landing.predict(planned, gen.executed, left_support)
+    left_support = not generator.swing_left
+    return landing.predict(generator.swing_end(), generator.executed, left_support)
 
 
 def next_pose(generator: WalkGenerator, odometry: LegOdometry, landing: LandingModel) -> Pose2D:
     """The robot position once the step under way has ended (module docstring)."""
-    body = _body_at_step_end(generator, odometry)
-    if body is None:
+    found = _support_at_step_end(generator, odometry)
+    if found is None:
         return odometry.robot
-    support = generator.sole_end(not generator.swing_left)
+    world, support = found
+    body = world.compose(support.inverse())
     return body.compose(middle(support, support.compose(swing_landing(generator, landing))))
 
 
 def stop_pose(generator: WalkGenerator, odometry: LegOdometry, landing: LandingModel) -> Pose2D:
     """The robot position once a stop asked now has ended (module docstring)."""
-    body = _body_at_step_end(generator, odometry)
+    found = _support_at_step_end(generator, odometry)
     steps = generator.stop_steps()
-    if body is None or not steps:
+    if found is None or not steps:
         return odometry.robot
+    world, support = found
+    body = world.compose(support.inverse())
     feet = [(s.support, s.swing) for s in steps]
-    feet[0] = (steps[0].support, steps[0].support.compose(swing_landing(generator, landing)))
-    for (_, swing), (support, _) in itertools.pairwise(feet):
+    feet[0] = (support, support.compose(swing_landing(generator, landing)))
+    for (_, swing), (after, _) in itertools.pairwise(feet):
         # The swing sole ends a step where the next one is supported from.
-        body = body.compose(swing).compose(support.inverse())
+        body = body.compose(swing).compose(after.inverse())
     return body.compose(middle(*feet[-1]))
 
 

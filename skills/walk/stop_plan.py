@@ -40,7 +40,7 @@ def dry_run_stop(generator: WalkGenerator, shared: tuple = ()) -> tuple[StopStep
     may share because its steps only read them (gaits, geometry, models)."""
     dry = copy.deepcopy(generator, {id(x): x for x in shared})
     dry.set_request(ZERO)
-    dry.steps.queued.clear()
+    dry.steps.cancel()
     dry.kick = None
     steps = []
     for _ in range(STOP_STEPS):

@@ -32,6 +32,15 @@ def test_clear_replaces_the_queued_steps_but_not_the_one_being_made():
     assert [s.move.x for s in queue.queued] == [0.07, 0.03]
 
 
+def test_cancel_forgets_the_queued_steps_and_the_one_being_made_goes_on():
+    queue = FootstepQueue()
+    queue.add([_step(True), _step(False), _step(True)], clear=True)
+    making = queue.take(True)
+    queue.cancel()
+    assert not queue.queued and queue.current is making and queue.pending
+    assert not queue.done
+
+
 def test_drop_counts_the_step_being_made_as_made():
     queue = FootstepQueue()
     queue.add([_step(True), _step(False)], clear=True)
