@@ -178,7 +178,7 @@ class WalkEngine:
             tilt=float(self._state.tilt),
         )
         gen.stand_raise, gen.stand_trim = self.energy.raise_, self.energy.trim
-        self._targets = gen.update(dt, self._state)
+        self._targets = gen.update(dt, self._state, self._commanded())
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
             left_support, planned, velocity = gen.ended
@@ -212,8 +212,10 @@ class WalkEngine:
 
     def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
         """Where the soles are commanded to be now (torso frame), whoever commands the legs."""
-        commanded = [self._servos.target(i) for i in range(NUM_JOINTS)]
-        return nao_kinematics().sole_poses(_finite(commanded))
+        return nao_kinematics().sole_poses(_finite(self._commanded()))
+
+    def _commanded(self) -> list[float]:
+        return [self._servos.target(i) for i in range(NUM_JOINTS)]
 
     def _legs_taken(self) -> bool:
         """Whether the legs are commanded elsewhere than the walk last put them.

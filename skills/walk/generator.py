@@ -238,13 +238,14 @@ class WalkGenerator:
 
     # ------------------------------------------------------------------ the cycle
 
-    def update(self, dt: float, sense: Any) -> WalkTargets:
+    def update(self, dt: float, sense: Any, commanded: Any = None) -> WalkTargets:
         """Advance ``dt`` seconds. ``sense`` has ``gyro`` (3, rad/s), ``fsr`` (8, kg),
-        ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState."""
+        ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState.
+        ``commanded``: the joints' commanded angles (25), for the legs' load."""
         if self._gait_blend is not None:
             self._advance_blend(dt)
         g = self.gait
-        self._body.update(sense, g, self._posture().lean)
+        self._body.update(sense, g, self._posture().lean, commanded)
         if self._protection.update(dt, sense, g):
             self._halt()
         if self.phase is Phase.STARTING and self._blend is not None:

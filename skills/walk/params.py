@@ -105,6 +105,18 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
         "rad",
         "support hip roll added in single support at full forward speed",
     ),
+    "load_hip_pitch": (
+        0.0,
+        2.0,
+        "",
+        "share of the hip pitch servos' give under the legs' static load commanded away",
+    ),
+    "load_hip_pitch_forward": (
+        0.0,
+        2.0,
+        "",
+        "the hip pitch servos' load compensation at full forward speed",
+    ),
     "tilt_pitch_ankle": (-1.0, 1.0, "rad/rad", "support ankle pitch per torso pitch error"),
     "tilt_pitch_ankle_forward": (
         -1.0,
@@ -228,6 +240,8 @@ class GaitParameters:
     gyro_roll_hip: float = _parameter("gyro_roll_hip")
     sag_hip_roll: float = _parameter("sag_hip_roll")
     sag_hip_roll_forward: float = _parameter("sag_hip_roll_forward")
+    load_hip_pitch: float = _parameter("load_hip_pitch")
+    load_hip_pitch_forward: float = _parameter("load_hip_pitch_forward")
     tilt_pitch_ankle: float = _parameter("tilt_pitch_ankle")
     tilt_pitch_ankle_forward: float = _parameter("tilt_pitch_ankle_forward")
     tilt_pitch_hip: float = _parameter("tilt_pitch_hip")

@@ -15,10 +15,21 @@ from typing import Any
 import attrs
 import numpy as np
 
+from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from providers.model.statics import LEG_CHAINS, SERVO_STIFFNESS, nao_leg_statics
 from skills.walk.balance import balance_offsets
 from skills.walk.params import GaitParameters, between, share_of
 from skills.walk.soles import SoleGeometry
 from skills.walk.step import Foot
+
+#: The feet carry the robot when their FSRs sum to more than this (kg): the runtime's contact
+#: threshold for one foot.
+LOADED_KG = 0.3
+#: Share of the new FSR load share taken each cycle (a 12 ms cycle: about 20 ms to settle).
+LOAD_FILTER = 0.5
+_LEG_INDICES = np.array([JOINT_INDEX[n] for n in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)])
+_LEFT_HIP_PITCH = LEG_CHAINS[0].index("LHipPitch")
+_RIGHT_HIP_PITCH = 6 + LEG_CHAINS[1].index("RHipPitch")
 
 
 @attrs.frozen
@@ -48,6 +59,7 @@ class WalkPosture:
     sway: float
     side_share: float = 0.0
     sag: float = 0.0
+    load: float = 0.0
 
 
 def posture(
@@ -73,7 +85,8 @@ def posture(
     lean = gait.torso_lean + gait.torso_lean_forward * share
     side = sideways_share(gait, forward, left, turn)
     sag = between(gait.sag_hip_roll, gait.sag_hip_roll_forward, share)
-    return WalkPosture(lean, com + stand_trim, share, sway, side, sag)
+    load = between(gait.load_hip_pitch, gait.load_hip_pitch_forward, share)
+    return WalkPosture(lean, com + stand_trim, share, sway, side, sag, load)
 
 
 def sideways_share(gait: GaitParameters, forward: float, left: float, turn: float) -> float:
@@ -97,16 +110,48 @@ class BodySense:
         self.roll = 0.0
         self.pitch = 0.0
         self.pitch_error_mean = 0.0
+        #: The share of the weight on the left foot (FSR, low-passed), whether the feet carry
+        #: the robot, and the measured joints (None until a sense has them).
+        self.left_share = 0.5
+        self.loaded = True
+        self.position: np.ndarray | None = None
 
-    def update(self, sense: Any, gait: GaitParameters, lean: float) -> None:
-        """Read one cycle's ``sense`` (``gyro`` (3, rad/s), ``roll``, ``pitch`` (rad)); ``lean``
-        is the posture's, from which the pitch error is measured."""
+    def update(self, sense: Any, gait: GaitParameters, lean: float, commanded: Any = None) -> None:
+        """Read one cycle's ``sense`` (``gyro`` (3, rad/s), ``roll``, ``pitch`` (rad), and if
+        it has them ``fsr`` (8, kg) and ``position`` (25, rad)); ``lean`` is the posture's,
+        from which the pitch error is measured; ``commanded``: the joints' commanded angles
+        (25, LoLA order), whose legs stand for the posture the load is computed on."""
         a = gait.gyro_filter
         self.gyro_x = a * self.gyro_x + (1.0 - a) * finite(sense.gyro[0], 0.0)
         self.gyro_y = a * self.gyro_y + (1.0 - a) * finite(sense.gyro[1], 0.0)
         self.roll = finite(sense.roll, self.roll)
         self.pitch = finite(sense.pitch, self.pitch)
         self.pitch_error_mean += 0.1 * (self.pitch - lean - self.pitch_error_mean)
+        fsr = getattr(sense, "fsr", None)
+        if fsr is not None:
+            left, total = float(fsr[:4].sum()), float(fsr.sum())
+            self.loaded = math.isfinite(total) and total > LOADED_KG
+            if self.loaded:
+                share = min(1.0, max(0.0, left / total))
+                self.left_share += LOAD_FILTER * (share - self.left_share)
+        position = getattr(sense, "position", None)
+        if position is not None and np.all(np.isfinite(position)):
+            # The legs as commanded (the posture the walk asks for, a cycle old; the measured
+            # one lags by the servos' delay and has given way already), the rest as measured.
+            self.position = np.array(position, dtype=np.float64)
+            if commanded is not None:
+                legs = np.asarray(commanded, dtype=np.float64)[_LEG_INDICES]
+                if np.all(np.isfinite(legs)):
+                    self.position[_LEG_INDICES] = legs
+
+    def hip_pitch_loads(self, gait: GaitParameters, gain: float) -> tuple[float, float]:
+        """The hip pitch offsets (rad, left and right) that command away ``gain`` of the
+        servos' give under the legs' static load now; 0 before a measurement."""
+        if self.position is None or gain == 0.0:
+            return 0.0, 0.0
+        torques = nao_leg_statics().torques(self.position, self.left_share, self.loaded)
+        scale = gain / (SERVO_STIFFNESS * max(gait.leg_stiffness, 0.1))
+        return scale * float(torques[_LEFT_HIP_PITCH]), scale * float(torques[_RIGHT_HIP_PITCH])
 
 
 def walk_targets(
@@ -136,7 +181,11 @@ def walk_targets(
     both = step_share is None
     stance = geometry.hip_y + gait.foot_spread
     soles = []
-    for foot, side, support in ((feet[0], stance, not swing_left), (feet[1], -stance, swing_left)):
+    loads = body.hip_pitch_loads(gait, pose.load)
+    for foot, side, support, load in (
+        (feet[0], stance, not swing_left, loads[0]),
+        (feet[1], -stance, swing_left, loads[1]),
+    ):
         hip, ankle = balance_offsets(
             gait,
             support=both or support,
@@ -149,6 +198,7 @@ def walk_targets(
             forward_share=pose.forward_share,
             sag=pose.sag,
         )
+        hip = (hip[0] + load, hip[1])
         sole = geometry.pose(
             foot.x - pose.com,
             foot.y + sway,

@@ -38,9 +38,9 @@ def test_another_task_taking_the_arms_never_stalls_or_restarts_the_walk():
     update = generator.update
     updates = []
 
-    def counted(dt, sense):
+    def counted(dt, *sensed):
         updates.append(dt)
-        return update(dt, sense)
+        return update(dt, *sensed)
 
     generator.update = counted
     phases = []

@@ -179,3 +179,88 @@ def test_lining_up_an_in_walk_kick_keeps_the_in_place_sag_compensation():
     assert gen._posture().sag == pytest.approx(GAIT.sag_hip_roll_forward)
     gen.kick = KickStep(None, 1.0, 0.1, 0.12, 0.05, 0.03, 0.03, 0.05)
     assert gen._posture().sag == GAIT.sag_hip_roll
+
+
+def _stand_position(right_forward: bool = False) -> np.ndarray:
+    from lola_io.joints import JOINT_INDEX
+
+    q = np.zeros(25)
+    for side in "LR":
+        q[JOINT_INDEX[side + "HipPitch"]] = -0.4
+        q[JOINT_INDEX[side + "KneePitch"]] = 0.9
+        q[JOINT_INDEX[side + "AnklePitch"]] = -0.5
+        q[JOINT_INDEX[side + "ShoulderPitch"]] = 1.5
+    if right_forward:  # the right leg swinging through, ahead of the hips
+        q[JOINT_INDEX["RHipPitch"]], q[JOINT_INDEX["RKneePitch"]] = -0.8, 1.2
+    return q
+
+
+def _loaded_body(left_kg: float, right_kg: float, right_forward: bool = False) -> BodySense:
+    body = BodySense()
+    sense = Sense()
+    sense.fsr = np.array([left_kg / 4] * 4 + [right_kg / 4] * 4)
+    sense.position = _stand_position(right_forward)
+    for _ in range(20):
+        body.update(sense, GAIT, 0.0)
+    return body
+
+
+def test_no_hip_pitch_load_before_the_joints_are_measured_or_with_the_gain_off():
+    assert BodySense().hip_pitch_loads(GAIT, 1.0) == (0.0, 0.0)
+    body = _loaded_body(5.3, 0.0)
+    assert body.hip_pitch_loads(GAIT, 0.0) == (0.0, 0.0)
+
+
+def test_the_support_hip_pitch_is_commanded_further_by_its_load():
+    from providers.model import solve_legs
+    from providers.model.statics import SERVO_STIFFNESS, nao_leg_statics
+
+    gait = attrs.evolve(GAIT, hip_sway=0.0, load_hip_pitch=1.0, load_hip_pitch_forward=1.0)
+    # All the weight on the left foot, the right leg swinging through ahead of the hips.
+    body = _loaded_body(5.3, 0.0, right_forward=True)
+    assert body.left_share == pytest.approx(1.0, abs=1e-4) and body.loaded
+    torques = nao_leg_statics().torques(_stand_position(True), body.left_share)
+    scale = 1.0 / (SERVO_STIFFNESS * gait.leg_stiffness)
+    left, right = body.hip_pitch_loads(gait, 1.0)
+    assert (left, right) == pytest.approx((scale * torques[2], scale * torques[8]))
+    # The support hip holds the body and the leg ahead of it up (pitching the torso forward:
+    # the hip is commanded further back); the swing hip holds its own leg up.
+    assert left > 0.015 and right < -0.015
+
+    def hip_pitch(g) -> float:
+        out = walk_targets(
+            g,
+            GEOMETRY,
+            (Foot(), Foot()),
+            body,
+            posture(g, 0.0),
+            swing_left=False,
+            step_share=0.5,
+        )
+        return solve_legs(out.left_sole, out.right_sole, refine=False).left[2]  # hip pitch
+
+    # Through the sole pose and the leg IK the offset lands on the hip pitch joint.
+    offset = hip_pitch(gait) - hip_pitch(attrs.evolve(gait, load_hip_pitch=0.0))
+    assert posture(gait, 0.0).load == 1.0
+    assert offset == pytest.approx(left, abs=2e-3)
+
+
+def test_a_lifted_robot_or_a_broken_reading_keeps_the_last_load_share():
+    body = _loaded_body(4.0, 1.0)
+    share = body.left_share
+    sense = Sense()
+    sense.fsr = np.zeros(8)  # lifted
+    body.update(sense, GAIT, 0.0)
+    assert not body.loaded and body.left_share == share
+    sense.fsr = np.full(8, np.nan)
+    body.update(sense, GAIT, 0.0)
+    assert body.left_share == share
+    assert np.all(np.isfinite(body.hip_pitch_loads(GAIT, 1.0)))
+
+
+@given(forward=st.floats(0.0, 1.0))
+def test_the_load_compensation_moves_to_its_full_speed_share(forward):
+    gait = attrs.evolve(GAIT, load_hip_pitch=0.2, load_hip_pitch_forward=1.2)
+    share = min(1.0, forward / gait.max_forward)
+    assert posture(gait, forward).load == pytest.approx(0.2 + share)
+    assert posture(gait, -0.2).load == pytest.approx(0.2)  # backwards: the in-place share

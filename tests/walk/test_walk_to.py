@@ -221,7 +221,7 @@ def test_a_move_fixes_its_goal_walks_and_is_done_standing_there():
     assert runtime.walk.move_status() == MoveStatus()
     generator = runtime.walk.generator
     update, updates = generator.update, []
-    generator.update = lambda dt, sense: updates.append(dt) or update(dt, sense)
+    generator.update = lambda dt, *a: updates.append(dt) or update(dt, *a)
     for _ in range(100):
         runtime.step(frame)
     status = runtime.walk.move_status()
