@@ -69,8 +69,9 @@ def posture(
     left: float = 0.0,
     turn: float = 0.0,
 ) -> WalkPosture:
-    """The posture for a forward speed (m/s): lean and offset move from their in-place values
-    to their full-speed ones with the forward share; backwards, the offset moves to its own.
+    """The posture for a forward speed (m/s): the offsets move from their in-place values to
+    their full-speed ones with the forward share, the lean with its square; backwards, the
+    offset moves to its own.
     ``left`` (m/s) and ``turn`` (rad/s) only set ``side_share``."""
     if forward >= 0.0:
         share = share_of(forward, gait.max_forward)
@@ -82,7 +83,10 @@ def posture(
         # The sway towards the swing foot made backward walks slower on weak bodies (docs:
         # "The hips lean into the swing"): walking backwards the hips do not sway.
         sway = 0.0
-    lean = gait.torso_lean + gait.torso_lean_forward * share
+    # The lean grows with the square of the speed: at full speed the hip pitch's load
+    # compensation needs it (docs: "the hip pitch's load commanded away"), at half speed a
+    # torso leaning that far fell to pushes from behind.
+    lean = gait.torso_lean + gait.torso_lean_forward * share * share
     side = sideways_share(gait, forward, left, turn)
     sag = between(gait.sag_hip_roll, gait.sag_hip_roll_forward, share)
     load = between(gait.load_hip_pitch, gait.load_hip_pitch_forward, share)

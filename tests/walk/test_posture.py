@@ -264,3 +264,11 @@ def test_the_load_compensation_moves_to_its_full_speed_share(forward):
     share = min(1.0, forward / gait.max_forward)
     assert posture(gait, forward).load == pytest.approx(0.2 + share)
     assert posture(gait, -0.2).load == pytest.approx(0.2)  # backwards: the in-place share
+
+
+@given(forward=st.floats(0.0, 1.0))
+def test_the_lean_grows_with_the_square_of_the_forward_speed(forward):
+    share = min(1.0, forward / GAIT.max_forward)
+    expected = GAIT.torso_lean + GAIT.torso_lean_forward * share * share
+    assert posture(GAIT, forward).lean == pytest.approx(expected)
+    assert posture(GAIT, -0.2).lean == GAIT.torso_lean  # backwards: no forward lean
