@@ -352,9 +352,10 @@ class WalkGenerator:
     @property
     def _lining_up(self) -> bool:
         """Lining up an in-walk kick: the kick's placing plans from the walk's calibrated step,
-        so the two terms that carry a forward step further than that are off: the period's
+        so the terms that carry a forward step further than that are off: the period's
         forward increase (with it the ball fell between two chances, 3 of 18 kick steps not
-        made) and the forward sag compensation (26 of 30 made, not 30)."""
+        made), the forward sag compensation (26 of 30 made, not 30) and the hip pitch's load
+        compensation (25 of 30)."""
         return self.kick is not None
 
     def _longest_step(self) -> float:
@@ -486,7 +487,7 @@ class WalkGenerator:
         left = min(abs(v.left), abs(self.target.left))
         pose = posture(self.gait, v.forward, self.stand_trim, left, v.turn)
         if self._lining_up:
-            pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll)
+            pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll, load=self.gait.load_hip_pitch)
         return pose
 
     def _targets(self, *, support: bool | None) -> WalkTargets:
