@@ -11,7 +11,9 @@ the foot's share of the robot's weight acting on the vertical through the centre
 act through the centre of mass, as they must for the body to stay still).
 
 Checked against naosim's servos in the walk-ready stand (each joint's ``kp * (command -
-measured)``): within 0.03 N m at every leg joint, naosim's friction loss.
+measured)``): the pitch joints within 0.03 N m, naosim's friction loss. On two feet the rolls
+also hold however hard the feet squeeze the floor between them, which statics cannot know
+(0.05 N m there).
 """
 
 from __future__ import annotations

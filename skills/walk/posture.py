@@ -3,8 +3,9 @@ reads, and the sole targets that result.
 
 The step planner (``skills.walk.generator``) says where the feet are in the upright hip frame
 ``H``; this module turns that into what the leg IK is given: the torso's lean, the centre of
-mass moved over the feet, the hips' sway (towards the swing foot, as shipped) and the balance
-offsets (``skills.walk.balance``) of each foot's role, as sole poses in the torso frame.
+mass moved over the feet, the hips' sway (towards the swing foot, as shipped), the balance
+offsets (``skills.walk.balance``) of each foot's role and the hip pitch's load compensation
+(``providers.model.statics``), as sole poses in the torso frame.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ class WalkPosture:
     mass is moved ahead of the feet (m, the energy-saving stand's trim included), the
     speed's share of the gait's forward limit (0 in place or backwards, 1 at full speed), the
     hips' sway (m, ``hip_sway``; none walking backwards), how much of a straight sideways
-    walk at full speed this is (``sideways_share``), and the support hip's sag compensation
-    (rad: ``sag_hip_roll``, ``sag_hip_roll_forward`` at full speed)."""
+    walk at full speed this is (``sideways_share``), the support hip's sag compensation
+    (rad: ``sag_hip_roll``, ``sag_hip_roll_forward`` at full speed), and the share of the hip
+    pitch's static load commanded away (``load_hip_pitch``, ``load_hip_pitch_forward``)."""
 
     lean: float
     com: float

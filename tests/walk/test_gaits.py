@@ -46,7 +46,6 @@ def test_the_sprint_gait_changes_only_what_acts_on_forward_walks():
         "period_forward_increase",
         "lift_forward_gain",
         "com_offset_forward",
-        "torso_lean_forward",
         "gyro_pitch_ankle_forward",
         "tilt_pitch_ankle_forward",
         "slow_lean",
