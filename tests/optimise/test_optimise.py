@@ -81,9 +81,10 @@ def test_a_tiny_search_beats_a_bad_start():
     start = sum(cost_terms(bad, SHORT, weights).values())
     result = Search(_config(), SerialBackend()).run()
     assert result.best.cost < start - 0.1, (result.best.cost, start)
-    # Two generations of four find a gait that stands and walks twice as fast.
+    # Two generations of four find a gait that stands and walks nearly twice as fast (1.99
+    # times with the walk's lean by the square of the speed, 2.0 and more before).
     assert result.best.falls == 0
-    assert result.best.speed > 2.0 * bad.speed, (result.best.speed, bad.speed)
+    assert result.best.speed > 1.8 * bad.speed, (result.best.speed, bad.speed)
 
 
 def test_the_same_seed_gives_the_same_search_on_the_pool_and_on_ray():

