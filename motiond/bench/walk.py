@@ -18,8 +18,9 @@ cycle in one process, lockstep).
   extremes, anywhere inside, or zero: the abrupt changes a behaviour makes); the share of
   runs that stood throughout.
 - **Pushes**: walking at 0.2 m/s (or the gait's top speed if lower), a 0.1 s push at the torso's
-  centre of mass, forwards and sideways, of rising impulse; the largest survived for 3 s at
-  each of three phases of the step (``PUSH_PHASES``).
+  centre of mass, from behind, the front, the right and the left, of rising impulse; the
+  largest survived for 3 s at each of three phases of the step (``PUSH_PHASES``). The
+  sagittal and lateral figures are the weaker side's.
 
 ``--quick`` runs fewer repetitions and levels of push; ``--gait FILE`` a gait of one's own
 (YAML, overriding the shipped one key by key); ``--model FILE`` any NAO MJCF that
@@ -191,8 +192,21 @@ def odometry_error(distance: float, forward: float, body: dict) -> float:
     return 100.0 * math.hypot(wx - (x - truth0[0]), wy - (y - truth0[1])) / truth
 
 
-def largest_push(axis: int, forward: float, pushes: tuple[float, ...], body: dict) -> float:
-    """The largest impulse (N s) along ``axis`` of the world (0 x, 1 y) survived while walking."""
+#: The pushes' directions: (name, world axis, sign). Pushed from behind, the torso is driven
+#: forwards (+x); from the right, to the left (+y).
+PUSH_DIRECTIONS = (
+    ("behind", 0, 1.0),
+    ("front", 0, -1.0),
+    ("right", 1, 1.0),
+    ("left", 1, -1.0),
+)
+
+
+def largest_push(
+    axis: int, forward: float, pushes: tuple[float, ...], body: dict, sign: float = 1.0
+) -> float:
+    """The largest impulse (N s) along ``sign`` times ``axis`` of the world (0 x, 1 y)
+    survived while walking."""
     from motiond.walk_trial import WalkTrial
 
     survived = 0.0
@@ -204,12 +218,13 @@ def largest_push(axis: int, forward: float, pushes: tuple[float, ...], body: dic
             trial.walk(forward)
             trial.run(3.0 + phase)
             force = [0.0, 0.0, 0.0]
-            force[axis] = impulse / PUSH_SECONDS
+            force[axis] = sign * impulse / PUSH_SECONDS
             trial.push(tuple(force), PUSH_SECONDS)
             ok = trial.run(3.0)
             if not ok:
                 break
-        _progress(f"push {'xy'[axis]} {impulse:.1f} N s: {'survived' if ok else 'FELL'}")
+        way = "xy"[axis] if sign > 0.0 else "-" + "xy"[axis]
+        _progress(f"push {way} {impulse:.1f} N s: {'survived' if ok else 'FELL'}")
         if not ok:
             break
         survived = impulse
@@ -293,8 +308,11 @@ def run(
         fig["odometry_error_pct"] = odometry_error(5.0, 0.6 * top, body)
         _progress(f"odometry over 5 m: {fig['odometry_error_pct']:.1f} %")
         push_speed = min(0.2, top)
-        fig["push_sagittal_ns"] = largest_push(0, push_speed, pushes, body)
-        fig["push_lateral_ns"] = largest_push(1, push_speed, pushes, body)
+        for name, axis, sign in PUSH_DIRECTIONS:
+            fig[f"push_from_{name}_ns"] = largest_push(axis, push_speed, pushes, body, sign)
+        # An axis survives what it survives from both sides.
+        fig["push_sagittal_ns"] = min(fig["push_from_behind_ns"], fig["push_from_front_ns"])
+        fig["push_lateral_ns"] = min(fig["push_from_right_ns"], fig["push_from_left_ns"])
         stood = [random_request_run(seed, body) for seed in range(random_runs)]
         fig["random_stood_pct"] = 100.0 * sum(stood) / len(stood)
         falls += len(stood) - sum(stood)
@@ -313,6 +331,7 @@ def run(
         odometry_error_pct="%",
         push_sagittal_ns="N s",
         push_lateral_ns="N s",
+        **{f"push_from_{name}_ns": "N s" for name, _, _ in PUSH_DIRECTIONS},
         random_stood_pct="%",
         wall_s="s",
     )

@@ -304,7 +304,9 @@ class WalkGenerator:
         else:
             body = self._body
             lean = body.pitch - self._posture().lean
-            self.executed = step_velocity(g, self.executed, target, lean, body.pitch_error_mean)
+            self.executed = step_velocity(
+                g, self.executed, target, lean, body.pitch_error_mean, body.gyro_y
+            )
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         own = self.foot_gaits[0 if swing_left else 1]

@@ -128,6 +128,9 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
     "slow_lean": (0.05, 1.0, "rad", "backward lean past the gait's that slows a forward walk"),
     "slow_decel": (0.0, 0.3, "m/s", "forward speed taken off a step while leaning back so"),
+    "back_catch_lean": (0.0, 1.0, "rad", "backward lean past the gait's of a backward fall"),
+    "back_catch_rate": (0.0, 5.0, "rad/s", "backward pitch rate of a backward fall"),
+    "back_catch_speed": (0.0, 0.35, "m/s", "backward speed of the step that catches it"),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
@@ -248,6 +251,9 @@ class GaitParameters:
     back_step_lean: float = _parameter("back_step_lean")
     slow_lean: float = _parameter("slow_lean")
     slow_decel: float = _parameter("slow_decel")
+    back_catch_lean: float = _parameter("back_catch_lean")
+    back_catch_rate: float = _parameter("back_catch_rate")
+    back_catch_speed: float = _parameter("back_catch_speed")
     catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")

@@ -217,6 +217,26 @@ def test_leaning_back_past_the_guard_slows_a_forward_walk_until_it_has_caught_up
     assert gen.executed.forward == pytest.approx(top)
 
 
+def test_falling_backwards_fast_the_next_step_goes_back_but_not_drifting_back_slowly():
+    for rate, steps_back in ((-(GAIT.back_catch_rate + 0.5), True), (0.0, False)):
+        gen, sense = _walking(0.2, cycles=300)
+        assert gen.executed.forward > 0.1
+        before = gen.step_count
+        seen = []
+        while gen.step_count < before + 2:
+            # Pushed from the front: leaning back past the guard and pitching back fast (or,
+            # as a sprint's torso drifts, leaning as far back but slowly).
+            sense.pitch = gen._posture().lean - GAIT.back_catch_lean - 0.1
+            sense.gyro = np.array([0.0, rate, 0.0])
+            _land_at(gen, sense, 0.8)
+            gen.update(DT, sense)
+            seen.append(gen.executed.forward)
+        if steps_back:
+            assert seen[-1] == -min(GAIT.back_catch_speed, GAIT.max_backward)
+        else:
+            assert min(seen) > 0.0
+
+
 def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150):
     """A generator walking at the (clamped) request after ``cycles`` cycles, and its sense."""
     gen = WalkGenerator(GAIT)
