@@ -141,10 +141,11 @@ def step_velocity(
     - Leaning back past ``slow_lean`` (averaged) a forward walk slows by ``slow_decel`` a step:
       the legs are outrunning the body, which drifts further back step by step at a sprint on
       weak bodies until it falls. The speed shrinks until the body has caught up.
-    - Walking forwards and not asked to go backwards, leaning back past ``back_catch_lean``
-      and pitching back faster than ``back_catch_rate``, the body is falling backwards (a
-      push from the front): the step goes backwards at ``back_catch_speed`` (at most the
-      gait's limit), and the ratchet walks on from there.
+    - Walking forwards, at most ``back_catch_share`` of the limit and asked to go on forwards,
+      leaning back past ``back_catch_lean`` and pitching back faster than
+      ``back_catch_rate``, the body is falling backwards (a push from the front): the step
+      goes backwards at ``back_catch_speed`` (at most the gait's limit), and the ratchet
+      walks on from there.
     - Leaning forwards ``back_step_lean`` past the gait's lean the body is falling forwards
       (walking, it leans up to 0.2 rad past it, turning fast on the spot): a backward step
       would pull the feet from under it, so the backward speed shrinks instead, at a stop's
@@ -153,11 +154,14 @@ def step_velocity(
     v = ratchet(gait, current, target)
     back = min(gait.back_catch_speed, gait.max_backward)
     falling_back = lean < -gait.back_catch_lean and pitch_rate < -gait.back_catch_rate
-    if falling_back and current.forward > 0.0 and target.forward >= 0.0:
+    slow = 0.0 < current.forward <= gait.back_catch_share * gait.max_forward
+    if falling_back and slow and target.forward > 0.0:
         # Walking forwards and falling backwards (pushed from the front): step back under
         # the body. The lean alone does not tell a fall from a sprint's slow drift back; the
-        # rate does. Not turning or stepping aside on the spot, nor slowing to walk backwards
-        # (the ratchet's own steps; such catches fell forwards on weak bodies).
+        # rate does. Not on the spot, nor slowing to stop or walk backwards (the ratchet's own
+        # steps; such catches fell forwards on weak bodies), nor faster than
+        # ``back_catch_share`` of the limit (turning fast, the torso pitches back as fast at a
+        # step's start without falling).
         return Velocity(-back, v.left, v.turn)
     if v.forward > 0.0 and lean_mean < -gait.slow_lean:
         slower = min(v.forward, max(0.0, current.forward - gait.slow_decel))
