@@ -57,6 +57,8 @@ from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_siz
 from skills.walk.stop_plan import StopStep, dry_run_stop
 
 _LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
+#: Steps after an in-walk kick's step before a backward fall is caught again.
+_KICK_SETTLE_STEPS = 2
 
 
 class Phase(enum.Enum):
@@ -121,6 +123,7 @@ class WalkGenerator:
         #: An in-walk kick to make (``skills.walk.kick_step``), and whether this step is it.
         self.kick: KickStep | None = None
         self.kicking = False
+        self._steps_since_kick = _KICK_SETTLE_STEPS
         #: The step that ended last: its support foot (True: left), where its plan landed the
         #: swing sole seen from the support sole, and its velocity; set as it ends.
         self.ended: tuple[bool, Pose2D, Velocity] = (True, Pose2D(), ZERO)
@@ -304,8 +307,12 @@ class WalkGenerator:
         else:
             body = self._body
             lean = body.pitch - self._posture().lean
+            # An in-walk kick's swing pitches the body back as a push from the front would:
+            # no catch step in the steps after it (with them, the walk went on 0.10 m in the
+            # second after a kick, not 0.17).
+            settled = self._steps_since_kick >= _KICK_SETTLE_STEPS
             self.executed = step_velocity(
-                g, self.executed, target, lean, body.pitch_error_mean, body.gyro_y
+                g, self.executed, target, lean, body.pitch_error_mean, body.gyro_y, catch=settled
             )
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
@@ -429,6 +436,7 @@ class WalkGenerator:
             self._halt()  # a kill's step: no count, nothing learnt from it
             return
         self.step_count += 1
+        self._steps_since_kick = 0 if self.kicking else self._steps_since_kick + 1
         self.ended = (not self.swing_left, self.swing_end(), self.executed)
         if self.kicking and self.kick is not None:
             self.kick.landed = True

@@ -133,10 +133,13 @@ def step_velocity(
     lean: float,
     lean_mean: float,
     pitch_rate: float = 0.0,
+    *,
+    catch: bool = True,
 ) -> Velocity:
     """The velocity of the next step: :func:`ratchet`, then the balance guards. ``lean`` is the
     torso's pitch past the gait's lean now (rad, + forwards), ``lean_mean`` the same averaged
-    over about a step, ``pitch_rate`` the torso's pitch rate (rad/s, + forwards, filtered).
+    over about a step, ``pitch_rate`` the torso's pitch rate (rad/s, + forwards, filtered);
+    ``catch``: whether a backward fall may be caught now.
 
     - Leaning back past ``slow_lean`` (averaged) a forward walk slows by ``slow_decel`` a step:
       the legs are outrunning the body, which drifts further back step by step at a sprint on
@@ -155,7 +158,7 @@ def step_velocity(
     back = min(gait.back_catch_speed, gait.max_backward)
     falling_back = lean < -gait.back_catch_lean and pitch_rate < -gait.back_catch_rate
     slow = 0.0 < current.forward <= gait.back_catch_share * gait.max_forward
-    if falling_back and slow and target.forward > 0.0:
+    if catch and falling_back and slow and target.forward > 0.0:
         # Walking forwards and falling backwards (pushed from the front): step back under
         # the body. The lean alone does not tell a fall from a sprint's slow drift back; the
         # rate does. Not on the spot, nor slowing to stop or walk backwards (the ratchet's own

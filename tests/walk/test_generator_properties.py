@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from walk_helpers import Sense
 
 from providers.model import load_nao_model
-from skills.walk import Phase, WalkGenerator, clamp_request, load_gait
+from skills.walk import Phase, Velocity, WalkGenerator, clamp_request, load_gait
 from skills.walk.calibration import GAIN_MAX
+from skills.walk.request import step_velocity
 
 GAIT = load_gait()
 FOOT = load_nao_model().foot
@@ -237,6 +238,10 @@ def test_falling_backwards_fast_the_next_step_goes_back_but_not_drifting_back_sl
             seen.append(gen.executed.forward)
         if steps_back:
             assert seen[-1] == -min(GAIT.back_catch_speed, GAIT.max_backward)
+            # Not where a fall may not be caught (the steps after an in-walk kick).
+            lean, rate = sense.pitch - gen._posture().lean, gen._body.gyro_y
+            held = step_velocity(GAIT, Velocity(0.2), Velocity(0.2), lean, lean, rate, catch=False)
+            assert held.forward > 0.0
         else:
             assert min(seen) >= 0.0  # two steps later, not yet backwards: the ratchet's pace
 
