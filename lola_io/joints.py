@@ -67,6 +67,8 @@ LEFT_LEG_JOINTS = (
     "LAnkleRoll",
 )
 RIGHT_LEG_JOINTS = ("RHipRoll", "RHipPitch", "RKneePitch", "RAnklePitch", "RAnkleRoll")
+#: LoLA indices of the leg joints, left leg (its hip yaw-pitch first) then right.
+LEG_INDICES = tuple(JOINT_INDEX[name] for name in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
 
 #: FSR cells: left foot front-left, front-right, rear-left, rear-right, then the right foot.
 FSR_NAMES: tuple[str, ...] = (

@@ -124,6 +124,10 @@ class ServoTable:
         """Where joint ``index``'s current move ends."""
         return float(self._target[index])
 
+    def target_array(self) -> np.ndarray:
+        """Where every joint's current move ends (25, LoLA order; a read-only live view)."""
+        return _read_only(self._target)
+
     def hold_measured(self, measured: ArrayLike, mask: np.ndarray | None = None) -> None:
         """Let every limp joint (stiffness 0; only those in ``mask`` if given) rest where it
         is measured: its move becomes "stay at the measured angle". Non-finite measurements

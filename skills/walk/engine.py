@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, NUM_JOINTS, RIGHT_LEG_JOINTS
+from lola_io.joints import JOINT_INDEX, LEG_INDICES
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
 from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk import next_position
@@ -55,7 +55,6 @@ _NEW = (RunReason.NEW_TASK, RunReason.STARTED)
 _INTERRUPTED = 3.5
 # A sole commanded this far (m) from where the walk last put it: another task has the legs.
 _TAKEN = 0.01
-_LEG_INDICES = tuple(JOINT_INDEX[n] for n in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
 _ANKLE_PITCHES = (JOINT_INDEX["LAnklePitch"], JOINT_INDEX["RAnklePitch"])
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
@@ -178,7 +177,7 @@ class WalkEngine:
             tilt=float(self._state.tilt),
         )
         gen.stand_raise, gen.stand_trim = self.energy.raise_, self.energy.trim
-        self._targets = gen.update(dt, self._state, self._commanded())
+        self._targets = gen.update(dt, self._state, self._servos.target_array())
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
             left_support, planned, velocity = gen.ended
@@ -212,10 +211,7 @@ class WalkEngine:
 
     def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
         """Where the soles are commanded to be now (torso frame), whoever commands the legs."""
-        return nao_kinematics().sole_poses(_finite(self._commanded()))
-
-    def _commanded(self) -> list[float]:
-        return [self._servos.target(i) for i in range(NUM_JOINTS)]
+        return nao_kinematics().sole_poses(_finite(self._servos.target_array()))
 
     def _legs_taken(self) -> bool:
         """Whether the legs are commanded elsewhere than the walk last put them.
@@ -227,7 +223,7 @@ class WalkEngine:
         """
         if self._targets is None:
             return False
-        q = [self._servos.target(i) for i in _LEG_INDICES]
+        q = self._servos.target_array()[list(LEG_INDICES)].tolist()
         ik = self._ik
         for sign, angles, pose in (
             (1, q[0:6], self._targets.left_sole),
@@ -297,7 +293,7 @@ class WalkEngine:
         )
 
 
-def _finite(values: list[float]) -> np.ndarray:
+def _finite(values: Any) -> np.ndarray:
     q = np.array(values)
     q[~np.isfinite(q)] = 0.0
     return q

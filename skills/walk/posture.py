@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from lola_io.joints import JOINT_INDEX, LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from lola_io.joints import LEG_INDICES
 from providers.model.statics import LEG_CHAINS, SERVO_STIFFNESS, nao_leg_statics
 from skills.walk.balance import balance_offsets
 from skills.walk.params import GaitParameters, between, share_of
@@ -28,7 +28,7 @@ from skills.walk.step import Foot
 LOADED_KG = 0.3
 #: Share of the new FSR load share taken each cycle (a 12 ms cycle: about 20 ms to settle).
 LOAD_FILTER = 0.5
-_LEG_INDICES = np.array([JOINT_INDEX[n] for n in (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)])
+_LEG_INDICES = np.array(LEG_INDICES)
 _LEFT_HIP_PITCH = LEG_CHAINS[0].index("LHipPitch")
 _RIGHT_HIP_PITCH = 6 + LEG_CHAINS[1].index("RHipPitch")
 
@@ -116,11 +116,14 @@ class BodySense:
         self.roll = 0.0
         self.pitch = 0.0
         self.pitch_error_mean = 0.0
-        #: The share of the weight on the left foot (FSR, low-passed), whether the feet carry
-        #: the robot, and the measured joints (None until a sense has them).
+        #: The share of the weight on the left foot (FSR, low-passed) and whether the feet
+        #: carry the robot.
         self.left_share = 0.5
         self.loaded = True
-        self.position: np.ndarray | None = None
+        # This cycle's measured and commanded joints (25 each; None until a sense has them),
+        # read only when a load is compensated.
+        self._measured: np.ndarray | None = None
+        self._commanded: np.ndarray | None = None
 
     def update(self, sense: Any, gait: GaitParameters, lean: float, commanded: Any = None) -> None:
         """Read one cycle's ``sense`` (``gyro`` (3, rad/s), ``roll``, ``pitch`` (rad), and if
@@ -141,21 +144,30 @@ class BodySense:
                 share = min(1.0, max(0.0, left / total))
                 self.left_share += LOAD_FILTER * (share - self.left_share)
         position = getattr(sense, "position", None)
-        if position is not None and np.all(np.isfinite(position)):
-            # The legs as commanded (the posture the walk asks for, a cycle old; the measured
-            # one lags by the servos' delay and has given way already), the rest as measured.
-            self.position = np.array(position, dtype=np.float64)
-            if commanded is not None:
-                legs = np.asarray(commanded, dtype=np.float64)[_LEG_INDICES]
-                if np.all(np.isfinite(legs)):
-                    self.position[_LEG_INDICES] = legs
+        if position is not None:
+            self._measured = np.asarray(position, dtype=np.float64)
+        self._commanded = None if commanded is None else np.asarray(commanded, dtype=np.float64)
+
+    def _posture(self) -> np.ndarray | None:
+        """The posture the legs' load is computed on: the legs as commanded (what the walk
+        asks for, a cycle old; the measured legs lag by the servos' delay and have given way
+        already), the rest as measured. None without a finite measurement."""
+        if self._measured is None or not np.all(np.isfinite(self._measured)):
+            return None
+        q = self._measured.copy()
+        if self._commanded is not None:
+            legs = self._commanded[_LEG_INDICES]
+            if np.all(np.isfinite(legs)):
+                q[_LEG_INDICES] = legs
+        return q
 
     def hip_pitch_loads(self, gait: GaitParameters, gain: float) -> tuple[float, float]:
         """The hip pitch offsets (rad, left and right) that command away ``gain`` of the
         servos' give under the legs' static load now; 0 before a measurement."""
-        if self.position is None or gain == 0.0:
+        q = None if gain == 0.0 else self._posture()
+        if q is None:
             return 0.0, 0.0
-        torques = nao_leg_statics().torques(self.position, self.left_share, self.loaded)
+        torques = nao_leg_statics().torques(q, self.left_share, self.loaded)
         scale = gain / (SERVO_STIFFNESS * max(gait.leg_stiffness, 0.1))
         return scale * float(torques[_LEFT_HIP_PITCH]), scale * float(torques[_RIGHT_HIP_PITCH])
 

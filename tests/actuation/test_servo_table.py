@@ -112,3 +112,15 @@ def test_the_vectorised_targets_match_one_joint_at_a_time(script) -> None:
     end = now + 1.0
     targets, _ = table.targets(end)
     np.testing.assert_array_equal(targets, [table.target(i) for i in range(NUM_JOINTS)])
+
+
+@given(moves)
+def test_the_target_array_is_each_joints_target_read_only_and_live(script) -> None:
+    table = ServoTable(np.zeros(NUM_JOINTS))
+    view = table.target_array()
+    now = 0.0
+    for index, position, stiffness, duration, kind, wait in script:
+        table.command(index, position, stiffness, now, duration, kind)
+        now += wait * 0.012
+        np.testing.assert_array_equal(view, [table.target(i) for i in range(NUM_JOINTS)])
+    assert not view.flags.writeable
