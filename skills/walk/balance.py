@@ -8,7 +8,9 @@ Returned as (hip pitch, hip roll) and (ankle pitch, ankle roll) offsets in rad, 
   and the servo-sag compensation of the hip roll in single support.
 - The ankle's **pitch gains are scheduled by forward speed**: from the in-place values
   (``gyro_pitch_ankle``, ``tilt_pitch_ankle``) to the ones at full forward speed (``..._forward``)
-  in proportion to the forward share, as the lean and the centre-of-mass offset are. Walking in
+  in proportion to the forward share, as the lean and the centre-of-mass offset are; the
+  pitch-rate gain also by the sideways share (a straight sideways walk at full speed takes
+  the sprint's damping). Walking in
   place the torso's pitch error is what tips the robot over its toes, so the ankle follows it
   hard; at a sprint the body must pitch with every step and holding it stiffly made the walk
   slower and fall, while more gyro damping kept it up (docs/architecture.md, "Balance gains by
@@ -35,16 +37,23 @@ def balance_offsets(
     pitch_error: float,
     forward_share: float,
     sag: float,
+    side_share: float = 0.0,
 ) -> Offsets:
     """((hip pitch, hip roll), (ankle pitch, ankle roll)) for one leg.
 
     ``single_support`` in [0, 1]: how far into single support the step is (a sine over the
     step); ``pitch_error``: the torso's pitch beyond the gait's lean (rad); ``forward_share``
-    in [0, 1]: the forward speed over the gait's limit (0 walking in place or backwards).
+    in [0, 1]: the forward speed over the gait's limit (0 walking in place or backwards);
+    ``side_share`` in [0, 1]: how much of a straight sideways walk at full speed this is
+    (``skills.walk.posture.sideways_share``).
     """
     g = gait
     if support:
-        gyro_pitch = between(g.gyro_pitch_ankle, g.gyro_pitch_ankle_forward, forward_share)
+        # Fast sideways steps pitch the body too: damped as at a sprint, perturbed NAOs no
+        # longer tip over their toes or heels there (the torso's pitch error gain stays the
+        # in-place one: at the sprint's, one tipped forwards more often, docs).
+        fast = max(forward_share, side_share)
+        gyro_pitch = between(g.gyro_pitch_ankle, g.gyro_pitch_ankle_forward, fast)
         tilt_pitch = between(g.tilt_pitch_ankle, g.tilt_pitch_ankle_forward, forward_share)
         ankle_pitch = gyro_pitch * gyro_y + tilt_pitch * pitch_error
         hip_pitch = g.gyro_pitch_hip * gyro_y + g.tilt_pitch_hip * pitch_error

@@ -31,6 +31,12 @@ class GaitError(ValueError):
         where = source if key is None else f"{source}: {key} = {value!r}"
         super().__init__(f"{where}: {problem}")
 
+    def __reduce__(self) -> tuple[type[GaitError], tuple[str | None, Any, str, str]]:
+        # Rebuilt from its fields: a process pool's worker (``motiond optimise``) sends it back
+        # pickled, and ``Exception``'s default passes only the message, which this does not
+        # take (the pool's result thread died on it and the search hung).
+        return (type(self), (self.key, self.value, self.problem, self.source))
+
 
 # name: (low, high, unit, what it is). Ranges are what the engine and the NAO can carry out,
 # not what is wise; the shipped values sit well inside them.
@@ -44,6 +50,13 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "foot_lift": (0.005, 0.05, "m", "swing foot lift of a step in place"),
     "lift_forward_gain": (0.0, 0.5, "m/m", "extra lift per metre of forward step"),
     "side_dead_share": (0.0, 0.4, "1", "share of a step at each end with no sideways travel"),
+    "close_lead": (
+        0.0,
+        0.3,
+        "1",
+        "share of a step by which a closing swing foot's sideways travel runs ahead of its lift,"
+        " walking straight sideways at the limit",
+    ),
     "lift_side_gain": (0.0, 0.5, "m/m", "extra lift per metre of sideways step"),
     "footstep_lift": (0.005, 0.05, "m", "swing foot lift of a planned footstep"),
     "footstep_lift_gain": (0.0, 0.5, "m/m", "a planned footstep's extra lift per metre of it"),
@@ -213,6 +226,7 @@ class GaitParameters:
     foot_lift: float = _parameter("foot_lift")
     lift_forward_gain: float = _parameter("lift_forward_gain")
     side_dead_share: float = _parameter("side_dead_share")
+    close_lead: float = _parameter("close_lead")
     side_open_share: float = _parameter("side_open_share")
     lift_side_gain: float = _parameter("lift_side_gain")
     footstep_lift: float = _parameter("footstep_lift")

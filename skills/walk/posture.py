@@ -214,6 +214,7 @@ def walk_targets(
             roll=body.roll,
             pitch_error=body.pitch - pose.lean,
             forward_share=pose.forward_share,
+            side_share=pose.side_share,
             sag=pose.sag,
         )
         hip = (hip[0] + load, hip[1])

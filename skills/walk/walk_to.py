@@ -26,7 +26,8 @@ Decisions, and why:
 - **Far goals are faced** (forward is the fastest way): the heading aimed at blends from the
   goal's theta to its bearing by the time facing would save (forward instead of aside or
   back, less the turns there and back; walking backwards counts as 1.5 times slower than the
-  gait's limit, since the robot sees nothing of where it goes and falls worst backwards),
+  gait's limit, since the robot sees nothing of where it goes and falls worst backwards, and
+  sideways as 1.25 times, since the walk reaches about 0.8 of that limit),
   only beyond ``NEAR``. That weight does not depend on
   the robot's heading, so no mode flips back and forth; the translation waits while the goal
   is aside. Nearer, the robot walks straight at the point (sideways, backwards) and spreads

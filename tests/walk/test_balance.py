@@ -1,4 +1,5 @@
-"""The walk's balance feedback: the support ankle's pitch gains scheduled by forward speed."""
+"""The walk's balance feedback: the support ankle's pitch gains scheduled by forward speed (the
+pitch-rate gain by sideways speed too)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ gain = st.floats(-0.3, 0.3)
 rate = st.floats(-3.0, 3.0)
 
 
-def _ankle_pitch(gait, share: float, gyro_y: float, pitch_error: float) -> float:
+def _ankle_pitch(
+    gait, share: float, gyro_y: float, pitch_error: float, side_share: float = 0.0
+) -> float:
     _, (ankle_pitch, _) = balance_offsets(
         gait,
         support=True,
@@ -30,6 +33,7 @@ def _ankle_pitch(gait, share: float, gyro_y: float, pitch_error: float) -> float
         pitch_error=pitch_error,
         forward_share=share,
         sag=gait.sag_hip_roll,
+        side_share=side_share,
     )
     return ankle_pitch
 
@@ -71,13 +75,32 @@ def _support_sole(gait, forward: float, left: float = 0.0, cycles: int = 150) ->
     return out.right_sole if gen.swing_left else out.left_sole
 
 
-def test_the_generator_uses_the_full_speed_gains_only_walking_forwards():
+@given(side=unit, fast_gyro=gain, fast_tilt=st.floats(-1.0, 1.0), gyro_y=rate, error=rate)
+def test_walking_sideways_the_pitch_rate_gain_moves_to_full_speed_and_the_tilt_gain_stays(
+    side, fast_gyro, fast_tilt, gyro_y, error
+):
+    gait = attrs.evolve(
+        GAIT, gyro_pitch_ankle_forward=fast_gyro, tilt_pitch_ankle_forward=fast_tilt
+    )
+    gyro = GAIT.gyro_pitch_ankle + (fast_gyro - GAIT.gyro_pitch_ankle) * side
+    got = _ankle_pitch(gait, 0.0, gyro_y, error, side_share=side)
+    assert np.isclose(got, gyro * gyro_y + GAIT.tilt_pitch_ankle * error, atol=1e-12)
+    # Forwards and sideways at once, the larger share schedules the pitch-rate gain.
+    both = _ankle_pitch(gait, side / 2.0, gyro_y, 0.0, side_share=side)
+    assert np.isclose(both, gyro * gyro_y, atol=1e-12)
+
+
+def test_the_generator_uses_the_full_speed_gains_only_walking_forwards_or_sideways():
     other = attrs.evolve(GAIT, gyro_pitch_ankle_forward=0.2, tilt_pitch_ankle_forward=-0.3)
-    # Sideways and backwards the forward gains change nothing ...
-    for forward, left in ((0.0, 0.1), (-0.2, 0.0)):
-        assert np.array_equal(
-            _support_sole(GAIT, forward, left), _support_sole(other, forward, left)
-        )
-    # ... at full forward speed the support ankle follows them.
+    # Backwards the full-speed gains change nothing ...
+    assert np.array_equal(_support_sole(GAIT, -0.2), _support_sole(other, -0.2))
+    # ... nor does the tilt's walking sideways ...
+    tilt_only = attrs.evolve(GAIT, tilt_pitch_ankle_forward=-0.3)
+    side = GAIT.max_left
+    assert np.array_equal(_support_sole(GAIT, 0.0, side), _support_sole(tilt_only, 0.0, side))
+    # ... while at full forward or sideways speed the support ankle follows them.
     fast = GAIT.max_forward
     assert not np.allclose(_support_sole(GAIT, fast), _support_sole(other, fast), atol=1e-4)
+    assert not np.allclose(
+        _support_sole(GAIT, 0.0, side), _support_sole(other, 0.0, side), atol=1e-4
+    )

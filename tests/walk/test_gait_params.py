@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import attrs
 import pytest
@@ -76,3 +77,19 @@ def test_bad_user_files_name_the_file_and_the_key(tmp_path):
 def test_evolve_checks_too():
     with pytest.raises(GaitError, match="hip_height"):
         attrs.evolve(load_gait(), hip_height=0.5)
+
+
+def test_a_gait_error_survives_pickling_with_its_fields():
+    # A process pool's worker (``motiond optimise``) sends errors back pickled; one that
+    # cannot be rebuilt kills the pool's result thread and the search hangs.
+    with pytest.raises(GaitError) as caught:
+        load_gait(None, lift_side_gain=0.9)
+    back = pickle.loads(pickle.dumps(caught.value))
+    assert type(back) is GaitError
+    assert (back.key, back.value, back.problem, back.source) == (
+        caught.value.key,
+        caught.value.value,
+        caught.value.problem,
+        caught.value.source,
+    )
+    assert str(back) == str(caught.value)

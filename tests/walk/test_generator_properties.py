@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from walk_helpers import Sense
 from providers.model import load_nao_model
 from skills.walk import Phase, Velocity, WalkGenerator, clamp_request, load_gait
 from skills.walk.calibration import GAIN_MAX
+from skills.walk.profiles import smooth_step
 from skills.walk.request import step_velocity
 
 GAIT = load_gait()
@@ -246,12 +248,12 @@ def test_falling_backwards_fast_the_next_step_goes_back_but_not_drifting_back_sl
             assert min(seen) >= 0.0  # two steps later, not yet backwards: the ratchet's pace
 
 
-def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150):
+def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150, gait=GAIT):
     """A generator walking at the (clamped) request after ``cycles`` cycles, and its sense."""
-    gen = WalkGenerator(GAIT)
+    gen = WalkGenerator(gait)
     sense = Sense()
     gen.begin(*_stand(gen))
-    gen.set_request(clamp_request(GAIT, forward, left, turn))
+    gen.set_request(clamp_request(gait, forward, left, turn))
     for _ in range(cycles):
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
@@ -286,19 +288,52 @@ def test_a_tilted_or_spinning_torso_stops_the_stepping_until_it_is_calm_again():
     assert gen.halted is None and gen.phase is Phase.WALKING
 
 
+def _next_step(gen: WalkGenerator, sense: Sense, *, opening: bool) -> None:
+    """On to the start of the next opening (the left foot leads) or closing step."""
+    for _ in range(100):
+        steps = gen.step_count
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        if gen.step_count != steps and gen.swing_left == opening:
+            return
+    raise AssertionError("no such step began")
+
+
 def test_the_body_leads_a_fast_sideways_opening_and_a_slow_one_splits_it_in_half():
-    fast = GAIT.side_open_share
-    for left, share in ((GAIT.max_left, fast), (0.1 * GAIT.max_left, 0.5 + (fast - 0.5) * 0.1)):
-        gen, sense = _walking(0.0, left, cycles=300)
-        for _ in range(100):  # on to the start of an opening step (the left foot leads)
-            steps = gen.step_count
-            _land_at(gen, sense, 0.8)
-            gen.update(DT, sense)
-            if gen.step_count != steps and gen.swing_left:
-                break
+    # The shipped gait splits every opening in half (Walk2014's): a leading share shows the
+    # schedule.
+    gait = attrs.evolve(GAIT, side_open_share=0.6)
+    for left, share in ((gait.max_left, 0.6), (0.1 * gait.max_left, 0.51)):
+        gen, sense = _walking(0.0, left, cycles=300, gait=gait)
+        _next_step(gen, sense, opening=True)
         assert gen.swing_left and gen.executed.left == pytest.approx(left)
         left_end, right_end = gen._end
         opening = left_end.y - right_end.y
         assert opening > 0.0
         # The support foot's end is where the body has moved over it.
         assert -right_end.y == pytest.approx(share * opening)
+
+
+@pytest.mark.parametrize(
+    ("velocity", "lead"),
+    [
+        ((0.0, 1.0, 0.0), GAIT.close_lead),  # straight sideways at the limit
+        ((0.0, 0.875, 0.0), GAIT.close_lead / 2.0),  # halfway from 3/4 of it
+        ((0.0, 0.6, 0.0), 0.0),
+        ((0.4, 1.0, 0.0), 0.0),  # sideways while going forwards, as walks to poses do
+    ],
+)
+def test_a_closing_foot_runs_ahead_only_walking_straight_sideways_near_the_limit(velocity, lead):
+    forward, left, turn = velocity
+    gen, sense = _walking(forward, left * GAIT.max_left, turn, cycles=400)
+    _next_step(gen, sense, opening=False)
+    assert gen._close_lead == pytest.approx(lead)
+    # The closing foot's sideways travel is that far ahead of a foot that does not lead.
+    (_, r0), (_, r1) = gen._start, gen._end
+    assert abs(r1.y) < abs(r0.y)
+    for _ in range(8):
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    s = gen._t / gen._period
+    side = smooth_step(min(1.0, s + lead), GAIT.side_dead_share)
+    assert gen.right.y == pytest.approx(r0.y + (r1.y - r0.y) * side)

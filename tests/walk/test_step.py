@@ -13,7 +13,7 @@ from skills.walk import Velocity, load_gait
 from skills.walk.footsteps import PlannedStep
 from skills.walk.odometry import Pose2D
 from skills.walk.soles import SoleGeometry
-from skills.walk.step import footstep_plan, step_ends, step_size
+from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_size
 
 GAIT = load_gait()
 GEOMETRY = SoleGeometry()
@@ -93,3 +93,27 @@ def test_a_footstep_lifts_less_than_a_velocity_step_of_its_length_and_more_when_
     no_turn_term = attrs.evolve(GAIT, footstep_lift_turn=0.0)
     added = lift(turning) - lift(turning, no_turn_term)
     assert added == pytest.approx(GAIT.footstep_lift_turn * 0.3)
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 0.3), st.floats(0.0, 0.4), st.floats(-0.1, 0.1))
+def test_the_close_lead_moves_the_swing_foot_sideways_sooner_and_only_sideways(
+    s, lead, dead, opening
+):
+    start, end = Foot(0.0, 0.0, 0.0), Foot(0.04, opening, 0.1)
+    support = (Foot(0.0, 0.0, 0.0), Foot(-0.04, 0.0, 0.0))
+
+    def feet(close_lead):
+        swing, stand = Foot(), Foot()
+        kw = {"lift": 0.03, "support_lift": 0.0, "side_dead_share": dead}
+        move_feet(s, swing, stand, ends=((start, end), support), close_lead=close_lead, **kw)
+        return swing, stand
+
+    (plain, plain_support), (led, led_support) = feet(0.0), feet(lead)
+    # Never past its end and never behind the plain profile: the lead only hurries it.
+    assert abs(led.y) <= abs(opening) + 1e-12
+    assert abs(led.y) >= abs(plain.y) - 1e-12
+    # Lifted, turned, moved forwards and supported as without the lead.
+    assert (led.x, led.z, led.yaw) == (plain.x, plain.z, plain.yaw)
+    assert led_support == plain_support
+    if s + lead >= 1.0 - dead:
+        assert led.y == pytest.approx(opening)
