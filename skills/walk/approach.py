@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import math
 
-import attrs
-
 from skills.walk.odometry import Pose2D, wrap_angle
 from skills.walk.request import ZERO, Limits, Velocity, clamp_velocity
 
@@ -103,8 +101,8 @@ def _face_weight(d: float, detour: float, limits: Limits) -> float:
     back), only beyond ``NEAR``. Independent of the robot's heading, so it cannot flip-flop."""
     if d <= NEAR:
         return 0.0
-    aside = attrs.evolve(limits, left=limits.left / SIDEWAYS_COST)
-    reach = _reach(math.cos(detour), math.sin(detour), aside)
+    # The sideways component SIDEWAYS_COST times as long is the sideways limit that much lower.
+    reach = _reach(math.cos(detour), SIDEWAYS_COST * math.sin(detour), limits)
     if math.cos(detour) < 0.0:
         reach /= BACKWARD_COST
     saved = d * (1.0 / reach - 1.0 / limits.forward)

@@ -114,7 +114,7 @@ class WalkGenerator:
         self._start: tuple[Foot, Foot] = (Foot(), Foot())
         self._end: tuple[Foot, Foot] = (Foot(), Foot())
         self._support_lift = 0.0
-        self._close_lead = 0.0
+        self._side_lead = 0.0  # the step's (``_closing_lead``)
         self._first_step = False
         #: A kill's step under way: it ends with the feet where they were at the kill.
         self._landing = False
@@ -356,13 +356,6 @@ class WalkGenerator:
             self.kicking = role == "kick"
             self.placing = self.placing or role is not None
         self._period = size.period
-        # A closing foot runs ahead only walking straight sideways near the limit: on every
-        # step, walks to poses (sideways while going forwards and turning) had a foot put down
-        # early and short now and then, and their next position was off by up to 2.8 cm.
-        side = sideways_share(g, v.forward, v.left, v.turn)
-        self._close_lead = (
-            g.close_lead * max(0.0, side - _CLOSE_LEAD_FROM) / (1.0 - _CLOSE_LEAD_FROM)
-        )
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
         # adjustment, in its simplest form), from the torso pitch averaged over the last step.
@@ -373,10 +366,29 @@ class WalkGenerator:
         left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (left_end, right_end)
+        self._side_lead = self._closing_lead(v)
         support = self.right if swing_left else self.left
         self._support_lift = support.z
         self._lift = size.lift
         self._t = 0.0
+
+    def _closing_lead(self, v: Velocity) -> float:
+        """How far (share of the step) the swing foot's sideways travel runs ahead of its lift
+        on the step just planned: ``close_lead`` on a closing step (the foot comes back towards
+        the hips) walking straight sideways near the limit, none otherwise.
+
+        The swing hip roll lags its command (naosim's servo follows a moving target 51 ms late,
+        damping over gain, and the actuation delay adds 24-48 ms), and the body, rolling
+        towards a late closing foot, puts it down early and short of the hips: the steps after
+        such a landing are wide and irregular. An opening foot that ran ahead made the walk
+        slower; on every step, walks to poses (sideways while going forwards and turning) had a
+        foot put down early and short now and then, and their next position was off by up to
+        2.8 cm (docs, "Sideways: a closing foot that runs ahead")."""
+        i = 0 if self.swing_left else 1
+        if abs(self._end[i].y) >= abs(self._start[i].y):
+            return 0.0
+        side = sideways_share(self.gait, v.forward, v.left, v.turn)
+        return self.gait.close_lead * max(0.0, side - _CLOSE_LEAD_FROM) / (1.0 - _CLOSE_LEAD_FROM)
 
     @property
     def _lining_up(self) -> bool:
@@ -413,7 +425,7 @@ class WalkGenerator:
         self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
         self._end = (plan.left_end, plan.right_end)
         self.executed = plan.velocity
-        self._close_lead = 0.0
+        self._side_lead = 0.0
         support_foot = self.right if step.left else self.left
         self._support_lift = support_foot.z
         self._lift = plan.lift
@@ -437,7 +449,7 @@ class WalkGenerator:
             lift=self._lift,
             support_lift=self._support_lift,
             side_dead_share=self.gait.side_dead_share,
-            close_lead=self._close_lead,
+            side_lead=self._side_lead,
         )
 
     def _step_ended(self, sense: Any) -> bool:

@@ -186,22 +186,17 @@ def move_feet(
     lift: float,
     support_lift: float,
     side_dead_share: float,
-    close_lead: float = 0.0,
+    side_lead: float = 0.0,
 ) -> None:
     """Put the ``swing`` and ``support`` foot where they are at phase ``s`` of their step:
     ``ends`` are the swing foot's (start, end) and the support foot's; the swing foot lifts by
-    ``lift``, the support foot puts down the ``support_lift`` it was left with; a swing foot
-    that closes (comes back towards the hips) travels sideways ``close_lead`` of the step
-    ahead of the rest of its motion."""
+    ``lift``, the support foot puts down the ``support_lift`` it was left with; the swing
+    foot's sideways travel runs ``side_lead`` of the step ahead of the rest of its motion."""
     lin, par, up = linear_step(s), smooth_step(s), lift_profile(s)
     (sw0, sw1), (su0, su1) = ends
-    # A foot moves sideways only once it is off the ground (rUNSWift's dead time).
-    # A closing foot runs ahead: its hip roll lags the command (the servo's damping over its
-    # gain is 51 ms, and the actuation delay adds 24-48 ms), and the body, rolling towards
-    # it, puts it down early and short of the hips; the steps after such a landing are wide and
-    # irregular. An opening foot that ran ahead made the sideways walk slower (docs).
-    lead = close_lead if abs(sw1.y) < abs(sw0.y) else 0.0
-    side = smooth_step(min(1.0, s + lead), side_dead_share)
+    # A foot moves sideways only once it is off the ground (rUNSWift's dead time), and may run
+    # ahead of the lift (the generator's closing lead).
+    side = smooth_step(min(1.0, s + side_lead), side_dead_share)
     for foot, a, b, k, ky in ((swing, sw0, sw1, par, side), (support, su0, su1, lin, lin)):
         foot.x = a.x + (b.x - a.x) * k
         foot.y = a.y + (b.y - a.y) * ky

@@ -326,8 +326,10 @@ def test_the_body_leads_a_fast_sideways_opening_and_a_slow_one_splits_it_in_half
 def test_a_closing_foot_runs_ahead_only_walking_straight_sideways_near_the_limit(velocity, lead):
     forward, left, turn = velocity
     gen, sense = _walking(forward, left * GAIT.max_left, turn, cycles=400)
+    _next_step(gen, sense, opening=True)
+    assert gen._side_lead == 0.0  # an opening foot never runs ahead
     _next_step(gen, sense, opening=False)
-    assert gen._close_lead == pytest.approx(lead)
+    assert gen._side_lead == pytest.approx(lead)
     # The closing foot's sideways travel is that far ahead of a foot that does not lead.
     (_, r0), (_, r1) = gen._start, gen._end
     assert abs(r1.y) < abs(r0.y)

@@ -95,25 +95,33 @@ def test_a_footstep_lifts_less_than_a_velocity_step_of_its_length_and_more_when_
     assert added == pytest.approx(GAIT.footstep_lift_turn * 0.3)
 
 
-@given(st.floats(0.0, 1.0), st.floats(0.0, 0.3), st.floats(0.0, 0.4), st.floats(-0.1, 0.1))
-def test_the_close_lead_moves_the_swing_foot_sideways_sooner_and_only_sideways(
-    s, lead, dead, opening
+@given(
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 0.3),
+    st.floats(0.0, 0.4),
+    st.floats(-0.1, 0.1),
+    st.floats(-0.1, 0.1),
+)
+def test_the_side_lead_moves_the_swing_foot_sideways_sooner_and_only_sideways(
+    s, lead, dead, start_y, end_y
 ):
-    start, end = Foot(0.0, 0.0, 0.0), Foot(0.04, opening, 0.1)
+    start, end = Foot(0.0, start_y, 0.0), Foot(0.04, end_y, 0.1)
     support = (Foot(0.0, 0.0, 0.0), Foot(-0.04, 0.0, 0.0))
 
-    def feet(close_lead):
+    def feet(side_lead):
         swing, stand = Foot(), Foot()
         kw = {"lift": 0.03, "support_lift": 0.0, "side_dead_share": dead}
-        move_feet(s, swing, stand, ends=((start, end), support), close_lead=close_lead, **kw)
+        move_feet(s, swing, stand, ends=((start, end), support), side_lead=side_lead, **kw)
         return swing, stand
 
     (plain, plain_support), (led, led_support) = feet(0.0), feet(lead)
     # Never past its end and never behind the plain profile: the lead only hurries it.
-    assert abs(led.y) <= abs(opening) + 1e-12
-    assert abs(led.y) >= abs(plain.y) - 1e-12
+    travel = end_y - start_y
+    done, plain_done = led.y - start_y, plain.y - start_y
+    assert abs(done) <= abs(travel) + 1e-12
+    assert abs(done) >= abs(plain_done) - 1e-12
     # Lifted, turned, moved forwards and supported as without the lead.
     assert (led.x, led.z, led.yaw) == (plain.x, plain.z, plain.yaw)
     assert led_support == plain_support
     if s + lead >= 1.0 - dead:
-        assert led.y == pytest.approx(opening)
+        assert led.y == pytest.approx(end_y, abs=1e-12)
