@@ -75,6 +75,17 @@ class KickIK:
             self._torso_yaw = torso
         return q, reached
 
+    def solve_aside(
+        self, shift: np.ndarray, foot: np.ndarray, yaw: float
+    ) -> tuple[np.ndarray, bool]:
+        """An exact :meth:`solve` from the first guess that leaves where the next solution
+        starts from as it was, so a plan's own solutions are the same with it or without."""
+        kept, self._torso_yaw = self._torso_yaw, None
+        try:
+            return self.solve(shift, foot, yaw)
+        finally:
+            self._torso_yaw = kept
+
     def _solve_turned(
         self, shift: np.ndarray, foot: np.ndarray, yaw: float, torso: float
     ) -> tuple[np.ndarray, bool, float]:

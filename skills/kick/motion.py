@@ -8,7 +8,9 @@ the walk's sole geometry (``skills.walk.soles``):
 2. **shift**: the centre of mass over the support foot's ankle;
 3. **wind**: the kicking foot lifted and drawn back, turned towards the kick's direction;
 4. **swing**: along a curve through the contact point, where the foot's front meets the ball
-   at ``contact_height`` moving in the kick's direction; its speed is set by power;
+   at ``contact_height`` moving in the kick's direction; its speed is set by power. With a
+   ``whip`` the kicking leg's pitch joints are wound up past the contact posture instead and
+   driven through it flat out (``skills.kick.whip``);
 5. **hold**, **retract** over the stand place, **lower**, and **return** the weight.
 
 **Balance from the model.** Every cycle the torso's shift over the support foot is solved so
@@ -45,6 +47,7 @@ from providers.model import load_nao_model
 from skills.kick.kick_ik import LEG_JOINTS, KickIK
 from skills.kick.params import KickParameters
 from skills.kick.tasks import Kick
+from skills.kick.whip import Whip, plan_whip
 from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import GaitParameters
 
@@ -56,6 +59,8 @@ _MIN_KNEE = 0.5
 _WIND_STEP = 0.01
 # The follow-through keeps the kicking knee bent at least this much (rad).
 _MIN_FOLLOW_KNEE = 0.3
+# The phases whose commands the whip changes.
+_WHIPPED = ("winding", "swinging", "holding", "retracting")
 
 
 class KickRefused(ValueError):
@@ -96,6 +101,7 @@ class KickMotion:
         self._swing_grid = np.linspace(0.0, 1.0, _SWING_SAMPLES + 1)
         self._swing_angles: list[np.ndarray] = []
         self._swing_t: np.ndarray | None = None
+        self._whip: Whip | None = None
         self._check_reach()
         self._place_contact()
         self._planning = self._plan()
@@ -125,6 +131,11 @@ class KickMotion:
     def _plan(self) -> Iterator[None]:
         """The plan after the first checks, yielding after every leg solution."""
         yield from self._plan_swing()
+        wind, follow = self.params.whip_at(self.kick.power)
+        if wind > 0.0 or follow > 0.0:
+            com = np.array([self.params.com_ahead, 0.0])
+            shift, yaw = self._single_shift, self._yaw
+            self._whip = yield from plan_whip(self._ik, shift, com, yaw, self._c, wind, follow)
         q, ok = self._ik.solve(self._shift, np.zeros(3), 0.0)
         yield
         if not ok:
@@ -188,9 +199,13 @@ class KickMotion:
     @property
     def contact_time(self) -> float:
         """When the foot is planned to meet the ball (s after the start)."""
+        return self._swing_span()[0] + float(np.interp(0.5, self._swing_grid, self._swing_t))
+
+    def _swing_span(self) -> tuple[float, float]:
+        """When the swing starts and ends (s after the start)."""
         self._timed()
-        swing = self._phases[3]
-        return swing[1] + float(np.interp(0.5, self._swing_grid, self._swing_t))
+        _, start, end = self._phases[3]
+        return start, end
 
     # -- what the engine asks each cycle --------------------------------------------------
 
@@ -204,14 +219,34 @@ class KickMotion:
 
     def command(self, k: int) -> np.ndarray:
         """The leg joint targets (``LEG_JOINTS`` order) to send at cycle ``k``: the plan
-        ``servo_delay`` cycles ahead, with the servo feed-forward."""
+        ``servo_delay`` cycles ahead, with the whip's joints on the whip's path
+        (``skills.kick.whip``), and the servo feed-forward (none for the whip's joints where
+        the swing and the hold reach into it: they run flat out there, and their sudden start
+        would spike the lead by a radian)."""
         p = self.params
         j = k + int(p.servo_delay)
-        q_prev, q, q_next = self.planned(j - 1), self.planned(j), self.planned(j + 1)
+        q_prev, q, q_next = self._path(j - 1), self._path(j), self._path(j + 1)
         dt = self.period
         rate = (q_next - q_prev) / (2.0 * dt)
         accel = (q_next - 2.0 * q + q_prev) / (dt * dt)
-        return q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
+        command = q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
+        flat_out_phases = {self.phase(i) for i in (j - 1, j, j + 1)} & {"swinging", "holding"}
+        if self._whip is not None and flat_out_phases:
+            flat_out = list(self._whip.indices)
+            command[flat_out] = q[flat_out]
+        return command
+
+    def _path(self, k: int) -> np.ndarray:
+        """The planned leg angles at cycle ``k`` with the whip's joints on its path."""
+        q = self.planned(k)
+        t = max(k, 0) * self.period
+        name, start, end = self._phase_span(t)
+        if name not in _WHIPPED or self._whip is None:
+            return q
+        eased = minimum_jerk(0.0, 1.0, start, end - start, t)
+        # The swing's start, once it is timed (the winding cycles may come before that).
+        swung = t - self._swing_span()[0] if name in ("swinging", "holding") else 0.0
+        return self._whip.path(q, name, eased, swung)
 
     def planned(self, k: int) -> np.ndarray:
         """The planned leg angles at cycle ``k`` (the first before 0, the last after the end).

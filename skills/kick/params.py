@@ -37,6 +37,8 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "follow_height": (0.02, 0.1, "m", "sole height at the end of the swing"),
     "swing_speed": (1.0, 10.0, "rad/s", "fastest joint along the swing at power 1"),
     "swing_speed_min": (0.5, 10.0, "rad/s", "fastest joint along the swing at power 0"),
+    "whip": (0.0, 1.2, "rad", "kicking hip and knee wound up past the contact posture"),
+    "whip_follow": (0.0, 1.0, "rad", "kicking hip and knee driven on past the contact posture"),
     "hold_duration": (0.0, 1.0, "s", "foot held at the end of the swing"),
     "retract_duration": (0.1, 1.5, "s", "foot back over its stand place"),
     "lower_duration": (0.1, 1.0, "s", "foot put down"),
@@ -101,6 +103,8 @@ class KickParameters:
     follow_height: float = _parameter("follow_height")
     swing_speed: float = _parameter("swing_speed")
     swing_speed_min: float = _parameter("swing_speed_min")
+    whip: float = _parameter("whip")
+    whip_follow: float = _parameter("whip_follow")
     hold_duration: float = _parameter("hold_duration")
     retract_duration: float = _parameter("retract_duration")
     lower_duration: float = _parameter("lower_duration")
@@ -131,6 +135,11 @@ class KickParameters:
         full kick's travel.
         """
         return self.swing_speed_min + power * power * (self.swing_speed - self.swing_speed_min)
+
+    def whip_at(self, power: float) -> tuple[float, float]:
+        """The whip's wind-up and follow-through (rad) at ``power`` in [0, 1]: quadratic in
+        power, as the swing's speed is."""
+        return self.whip * power * power, self.whip_follow * power * power
 
 
 def load_kick_parameters(path: str | Path | None = None, **overrides: Any) -> KickParameters:

@@ -18,8 +18,9 @@ def test_a_full_power_kick_sends_the_ball_straight_and_the_robot_stays_up():
     result = kick_trial(Kick(0.19, -0.05))
     assert not result.fell
     assert result.status.outcome == "kicked" and result.status.kicks == 1
-    # What the kick reaches today (the goal of 3 m is not met: see docs/architecture.md).
-    assert result.travel > 0.5
+    # What the kick reaches today with its whip (1.5 m; 1.1 m without; the goal of 3 m
+    # is not met: see docs/architecture.md).
+    assert result.travel > 1.3
     assert abs(math.degrees(result.direction)) < 10.0
     assert result.contact_after is not None and result.contact_after < 1.5
 
@@ -37,7 +38,8 @@ def test_aimed_kicks_go_where_they_are_aimed(degrees):
     result = kick_trial(Kick(0.17, 0.0, math.radians(degrees)))
     assert result.status.foot == ("right" if degrees > 0 else "left")
     assert not result.fell
-    assert result.travel > 0.1
+    # 1.6 m with the whip (0.6 m without).
+    assert result.travel > 1.2
     assert abs(math.degrees(result.direction) - degrees) < 10.0
 
 

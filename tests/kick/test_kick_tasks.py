@@ -88,3 +88,12 @@ def test_more_power_never_swings_slower(a, b):
     assert params.swing_speed_at(low) <= params.swing_speed_at(high)
     assert params.swing_speed_at(0.0) == params.swing_speed_min
     assert params.swing_speed_at(1.0) == params.swing_speed
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 1.0))
+def test_more_power_never_whips_less(a, b):
+    params = load_kick_parameters()
+    low, high = sorted((a, b))
+    assert all(x <= y for x, y in zip(params.whip_at(low), params.whip_at(high), strict=True))
+    assert params.whip_at(0.0) == (0.0, 0.0)
+    assert params.whip_at(1.0) == (params.whip, params.whip_follow)

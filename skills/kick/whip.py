@@ -1,0 +1,107 @@
+"""The standing kick's whip: the kicking leg's pitch joints driven flat out through the ball.
+
+A swing that follows its curve at a joint speed the servos can track meets the ball with the
+sole at 0.9-1.0 m/s: along a low, nearly straight path the hip and the knee share the work, and
+neither runs near its limit. Commanded a posture far away at once, each servo instead runs at
+its torque-speed limit. So the whip winds the kicking hip pitch and knee up by ``whip`` past
+the posture in which the plan meets the ball (the ankle pitch the other way by as much, so the
+toe does not drop), then, when the swing begins, moves the targets on to the posture
+``whip_follow`` past it as fast as the joints may move (their velocity limit, 6.4 rad/s, which
+the safety stage would hold them to anyway): the servos fall behind and run at their
+torque-speed limit, and the joints, moved by equal amounts, pass the contact posture together,
+the thigh swinging forward while the knee straightens. Hanging from a hand in naosim
+the sole then passes 1.3-1.5 m/s; in a kick it meets the ball at about 1.1 m/s.
+
+Only the kicking leg's three pitch joints are driven so; everything else (the support leg's
+balance, the hip roll and yaw that aim the foot) follows the plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import attrs
+import numpy as np
+
+from providers.model import load_nao_model
+from skills.kick.kick_ik import LEG_JOINTS, KickIK
+
+PITCH_JOINTS = ("HipPitch", "KneePitch", "AnklePitch")
+# Centre-of-mass iterations per balanced posture (as the plan's own).
+_COM_ITERATIONS = 3
+# Winding up moves the hip back and bends the knee (both positive) and lifts the toe.
+_WIND = np.array([1.0, 1.0, -1.0])
+
+
+@attrs.frozen
+class Whip:
+    """The kicking leg's pitch joints (``indices`` in ``LEG_JOINTS`` order): their targets
+    wound up (``wound``) and driven to (``driven``) within the joints' limits, moved between
+    at ``speed``."""
+
+    indices: tuple[int, ...]
+    wound: np.ndarray
+    driven: np.ndarray
+    speed: float
+
+    @classmethod
+    def around(cls, foot: str, contact: np.ndarray, wind: float, follow: float) -> Whip:
+        """The whip of ``foot`` ("left" or "right") about the leg angles ``contact`` (the
+        plan's posture at the ball), ``wind`` and ``follow`` rad either side of it."""
+        side = foot[0].upper()
+        names = [side + name for name in PITCH_JOINTS]
+        joints = load_nao_model().joints
+        lower = np.array([joints[name].lower for name in names])
+        upper = np.array([joints[name].upper for name in names])
+        indices = tuple(LEG_JOINTS.index(name) for name in names)
+        at = np.clip(np.asarray(contact, dtype=float)[list(indices)], lower, upper)
+        # Cut as a whole where a joint's limit comes first: the joints move by equal amounts,
+        # so that they pass the contact posture together.
+        up, down = (
+            np.where(_WIND > 0, upper - at, at - lower),
+            np.where(_WIND > 0, at - lower, upper - at),
+        )
+        wind, follow = min(wind, float(up.min())), min(follow, float(down.min()))
+        return cls(
+            indices,
+            at + wind * _WIND,
+            at - follow * _WIND,
+            min(joints[name].velocity for name in names),
+        )
+
+    def path(self, plan: np.ndarray, phase: str, eased: float, swung: float) -> np.ndarray:
+        """The plan's leg angles ``plan`` in ``phase`` with the whip's joints replaced: eased
+        (by ``eased``, 0 to 1 over the phase) from the plan onto the wind-up while winding,
+        moving from the wind-up to the driven posture at ``speed`` for ``swung`` s (since the
+        swing began) through the swing and the hold, and eased back onto the plan while
+        retracting."""
+        idx = list(self.indices)
+        out = np.array(plan, dtype=float)
+        if phase == "winding":
+            out[idx] = (1.0 - eased) * out[idx] + eased * self.wound
+        elif phase in ("swinging", "holding"):
+            reach = self.speed * swung
+            out[idx] = self.wound + np.clip(self.driven - self.wound, -reach, reach)
+        elif phase == "retracting":
+            out[idx] = eased * out[idx] + (1.0 - eased) * self.driven
+        return out
+
+
+def plan_whip(
+    ik: KickIK,
+    shift: np.ndarray,
+    com: np.ndarray,
+    yaw: float,
+    contact: np.ndarray,
+    wind: float,
+    follow: float,
+) -> Iterator[None]:
+    """The whip about the plan's contact posture (the generator's value), yielding after
+    every leg solution: the kicking foot at ``contact`` (its offset), solved with the torso
+    shifted from ``shift`` until the centre of mass is at ``com`` over the support ankle, as
+    the plan balances it, aside from the plan's own solutions (``KickIK.solve_aside``)."""
+    for _ in range(_COM_ITERATIONS):
+        q, _ = ik.solve_aside(shift, contact, yaw)
+        shift = shift - (ik.com_in_support(q) - com)
+        yield
+    return Whip.around(ik.foot, q, wind, follow)
