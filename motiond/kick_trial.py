@@ -27,11 +27,11 @@ _BALL_STILL = 0.01  # m/s
 
 
 def _ball_ahead(
-    kick: Kick | InWalkKick, seed: int, perturbation: Perturbation | None
+    kick: Kick | InWalkKick, seed: int, perturbation: Perturbation | None, model: str | None
 ) -> tuple[WalkTrial, np.ndarray, float]:
     """A robot standing in the walk stand with the ball at rest at the kick's (ball_x,
     ball_y): the trial, the ball's start and the robot's heading."""
-    trial = WalkTrial(perturbation=perturbation, seed=seed, ball=True)
+    trial = WalkTrial(model=model, perturbation=perturbation, seed=seed, ball=True)
     trial.run(_STAND_SECONDS)
     truth = trial.truth
     middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
@@ -89,12 +89,13 @@ def kick_trial(
     *,
     seed: int = 0,
     perturbation: Perturbation | None = None,
+    model: str | None = None,
     params: KickParameters | None = None,
     max_seconds: float = 14.0,
 ) -> KickResult:
     """Stand, place the ball, kick (with ``params``, else the shipped ones), and wait until
     the ball stops (or ``max_seconds``)."""
-    trial, start, heading = _ball_ahead(kick, seed, perturbation)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation, model)
     kicks = trial.runtime.kick
     if params is not None:
         kicks.params = params
@@ -132,11 +133,12 @@ def in_walk_trial(
     *,
     seed: int = 0,
     perturbation: Perturbation | None = None,
+    model: str | None = None,
     max_seconds: float = 12.0,
 ) -> InWalkResult:
     """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending, walk on
     for a second after the kick, then stand until the ball stops (or ``max_seconds``)."""
-    trial, start, heading = _ball_ahead(kick, seed, perturbation)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation, model)
     kicks = trial.runtime.kick
     trial.walk(speed)
     trial.emit(kick, priority=KICK_PRIORITY)

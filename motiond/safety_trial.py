@@ -1,7 +1,7 @@
 """Safety trials in physics: naosim and the daemon's cycle in one process, in lockstep.
 
 What ``motiond bench getup`` and the safety tests measure, one scenario per function, each
-on naosim's NAO or a perturbed one (``motiond.walk_trial.perturbed_model``):
+on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a NAO MJCF:
 
 - :func:`getup_trial`: lying still on the front or the back (a random start near the lying
   posture), the daemon's automatic get-up until it stands in the walk-ready posture;
@@ -31,9 +31,12 @@ PUSH_AT = 2.0
 GETUP_TIMEOUT = 20.0
 
 
-def make_sim(seed: int, perturbation: Perturbation | None = None) -> NaoSim:
-    """naosim's NAO (or a perturbed one) with sensor noise seeded by ``seed``."""
-    return trial_sim(perturbation=perturbation, seed=seed)
+def make_sim(
+    seed: int, perturbation: Perturbation | None = None, model: str | None = None
+) -> NaoSim:
+    """naosim's NAO (a perturbed one, or the NAO MJCF ``model``) with sensor noise seeded by
+    ``seed``."""
+    return trial_sim(model=model, perturbation=perturbation, seed=seed)
 
 
 @attrs.frozen
@@ -61,10 +64,14 @@ def lie_down(sim: NaoSim, side: str, rng: np.random.Generator) -> None:
 
 
 def getup_trial(
-    side: str, seed: int, perturbation: Perturbation | None = None, hold: float = 1.0
+    side: str,
+    seed: int,
+    perturbation: Perturbation | None = None,
+    hold: float = 1.0,
+    model: str | None = None,
 ) -> GetUpResult:
     """Lying on ``side``, the daemon's automatic get-up; then ``hold`` s standing."""
-    sim = make_sim(seed, perturbation)
+    sim = make_sim(seed, perturbation, model)
     lie_down(sim, side, np.random.default_rng(seed))
     runtime = Runtime()
     frame = sim.first_frame()
@@ -118,10 +125,11 @@ def push_fall_trial(
     seed: int = 0,
     impulse: float = 7.0,
     perturbation: Perturbation | None = None,
+    model: str | None = None,
 ) -> FallResult:
     """Stand (or walk at 0.2 m/s), push the torso towards ``direction`` with ``impulse`` N s
     over 0.1 s, and follow the fall, the protection and the get-up (up to 20 s)."""
-    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
     if walking:
         trial.walk(0.2)
     runtime = trial.runtime
@@ -156,9 +164,10 @@ def alarm_trial(
     *,
     seed: int = 0,
     perturbation: Perturbation | None = None,
+    model: str | None = None,
 ) -> tuple[int, bool]:
     """Walk at ``velocity`` (zero: stand) for ``seconds``: (fall alarms raised, truly fell)."""
-    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
     trial.walk(*velocity)
     alarms = 0
     phase = FallPhase.UPRIGHT
@@ -172,11 +181,16 @@ def alarm_trial(
 
 
 def stand_current_trial(
-    saving: bool, seconds: float, *, seed: int = 0, perturbation: Perturbation | None = None
+    saving: bool,
+    seconds: float,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    model: str | None = None,
 ) -> tuple[float, float, float]:
     """Stand for ``seconds`` (saving or not): (mean total motor current over the last
     ``seconds - 5`` s, A; lowest and highest torso height over them, m)."""
-    trial = WalkTrial(perturbation=perturbation, seed=seed)
+    trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
     trial.runtime.walk.energy.enabled = saving
     current, heights = [], []
     for i in range(round(seconds / CYCLE)):

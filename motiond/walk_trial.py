@@ -90,6 +90,14 @@ def trial_sim(
     return NaoSim(model, seed=seed, delay_cycles=delay)
 
 
+def trial_bodies(model: str | None, perturb: int) -> list[dict]:
+    """The bodies a kick or safety benchmark runs on, as trial keyword arguments: the NAO MJCF
+    ``model`` alone, or naosim's NAO and ``perturb`` perturbed ones."""
+    if model:
+        return [{"model": model}]
+    return [{}] + [{"perturbation": Perturbation(seed=k + 1)} for k in range(perturb)]
+
+
 def truth_robot_pose(truth) -> tuple[float, float, float]:
     """Ground truth of NAOqi's robot position (``LegOdometry.robot``): the middle of the two
     soles, x, y (m), and the torso's heading (rad). What walking to a pose moves."""

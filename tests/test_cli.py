@@ -69,3 +69,40 @@ def test_bench_options_reach_the_benchmarks_that_take_them(capsys):
     assert "does not take --model" in capsys.readouterr().err
     args = build_parser().parse_args(["bench", "walk", "--gait", "g.yaml", "--perturb", "3"])
     assert args.gait == "g.yaml" and args.perturb == 3
+
+
+def test_a_model_file_that_cannot_be_benchmarked_is_said_not_raised(tmp_path, capsys):
+    from motiond.bench import run_bench
+    from naosim.model_builder import build_spec
+
+    missing = tmp_path / "none.xml"
+    assert run_bench("getup", quick=True, as_json=False, model=str(missing)) == 2
+    assert "no MJCF model at" in capsys.readouterr().err
+    # A NAO without a ball walks and gets up, but has nothing to kick.
+    no_ball = tmp_path / "nao.xml"
+    spec = build_spec()
+    spec.compile()
+    no_ball.write_text(spec.to_xml())
+    assert run_bench("kick", quick=True, as_json=False, model=str(no_ball)) == 2
+    assert "no free body 'ball' to kick" in capsys.readouterr().err
+
+
+def test_kick_and_safety_trials_run_on_a_model_file(tmp_path):
+    from motiond.kick_trial import kick_trial
+    from motiond.safety_trial import getup_trial
+    from naosim.model_builder import build_spec
+    from skills.kick import Kick
+
+    path = tmp_path / "nao.xml"
+    spec = build_spec(ball=True)
+    # Heavier feet than naosim's NAO: the trials must run on this file, not on the default.
+    for body in spec.bodies:
+        if body.name in ("l_ankle", "r_ankle"):
+            body.mass = body.mass * 1.5
+    spec.compile()
+    path.write_text(spec.to_xml())
+    kicked = kick_trial(Kick(0.19, -0.05), model=str(path))
+    assert kicked.status.outcome == "kicked" and kicked.travel > 0.5 and not kicked.fell
+    default = kick_trial(Kick(0.19, -0.05))
+    assert kicked.travel != default.travel
+    assert getup_trial("front", 0, model=str(path)).stood

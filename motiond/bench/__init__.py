@@ -47,7 +47,18 @@ def run_bench(name: str, *, quick: bool, as_json: bool, **options: object) -> in
         given = ", ".join(f"--{key}" for key in refused)
         print(f"motiond bench {name}: does not take {given}", file=sys.stderr)
         return 2
-    result: BenchResult = module.run(quick, **options)
+    model_errors: tuple[type[Exception], ...] = ()
+    if "model" in options:
+        # Imported only then: some benchmarks check that they never load MuJoCo.
+        from naosim.binding import ModelContractError
+
+        model_errors = (FileNotFoundError, ModelContractError)
+    try:
+        result: BenchResult = module.run(quick, **options)
+    except model_errors as exc:
+        # A --model file that is missing or not a NAO naosim can drive: said, not a traceback.
+        print(f"motiond bench {name}: {exc}", file=sys.stderr)
+        return 2
     for line in result.lines():
         print(line)
     if as_json:

@@ -17,7 +17,8 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
 - ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
   walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other).
 
-``--perturb N`` repeats the get-ups, falls and alarm walks on N perturbed NAOs as well.
+``--perturb N`` repeats the get-ups, falls and alarm walks on N perturbed NAOs as well;
+``--model FILE`` runs everything on that NAO MJCF instead.
 """
 
 from __future__ import annotations
@@ -32,25 +33,26 @@ ALARM_WALKS = (*ALARM_WALKS, (0.25, 0.1, 1.0), (0.0, 0.0, 0.0))
 PUSH_IMPULSES = (4.0, 7.0)  # N s over 0.1 s: just enough to topple the robot, and hard
 
 
-def run(quick: bool, perturb: int = 0) -> BenchResult:
-    """Get-ups from both sides over many seeds, pushed falls, alarm walks, stand currents."""
+def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
+    """Get-ups from both sides over many seeds, pushed falls, alarm walks, stand currents; on
+    naosim's NAO and ``perturb`` perturbed ones, or on the NAO MJCF ``model``."""
     from motiond.safety_trial import (
         alarm_trial,
         getup_trial,
         push_fall_trial,
         stand_current_trial,
     )
-    from motiond.walk_trial import Perturbation
+    from motiond.walk_trial import trial_bodies
 
     started = time.perf_counter()
     seeds = 6 if quick else 20
-    bodies = [None] + [Perturbation(seed=k + 1) for k in range(perturb)]
+    bodies = trial_bodies(model, perturb)
     times: dict[str, list[float]] = {"front": [], "back": []}
     tries = successes = 0
     for body in bodies:
         for side in ("front", "back"):
             for seed in range(seeds):
-                result = getup_trial(side, seed, body)
+                result = getup_trial(side, seed, **body)
                 tries += 1
                 if result.stood:
                     successes += 1
@@ -62,9 +64,7 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
         for direction in ("front", "back", "left", "right"):
             for walking in (False, True):
                 for impulse in impulses:
-                    fall = push_fall_trial(
-                        direction, walking=walking, impulse=impulse, perturbation=body
-                    )
+                    fall = push_fall_trial(direction, walking=walking, impulse=impulse, **body)
                     if fall.impact_at is None:
                         continue  # the robot stayed up: not a fall to count
                     falls += 1
@@ -77,12 +77,12 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
     alarms = 0
     for body in bodies:
         for velocity in ALARM_WALKS:
-            raised, _ = alarm_trial(velocity, alarm_seconds, perturbation=body)
+            raised, _ = alarm_trial(velocity, alarm_seconds, **body)
             alarms += raised
 
     stand_seconds = 30.0 if quick else 65.0
-    plain, plain_low, _ = stand_current_trial(False, stand_seconds)
-    saving, saving_low, _ = stand_current_trial(True, stand_seconds)
+    plain, plain_low, _ = stand_current_trial(False, stand_seconds, **bodies[0])
+    saving, saving_low, _ = stand_current_trial(True, stand_seconds, **bodies[0])
 
     def median(values: list[float]) -> float:
         return statistics.median(values) if values else float("inf")
@@ -109,7 +109,7 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
     notes = (
-        f"{len(bodies)} bodies ({perturb} perturbed), {seeds} seeds per side: "
+        f"{len(bodies)} bodies ({model or f'{perturb} perturbed'}), {seeds} seeds per side: "
         f"{successes}/{tries} stood, slowest {worst:.2f} s",
         f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
         f"{max(leads, default=0) * 1000:.0f} ms",

@@ -4,7 +4,8 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
 (``motiond.kick_trial``), the ball slowed by the turf's 0.35 m/s² (``naosim.turf``):
 
 - ``standing_kick_m``: median ball travel of full-power straight kicks, balls at four places
-  in front of either foot, over seeds (and ``--perturb N`` perturbed NAOs);
+  in front of either foot, over seeds (and ``--perturb N`` perturbed NAOs, or only the NAO MJCF
+  ``--model FILE``, which must hold a free body ``ball``);
 - ``half_power_kick_m``: the same at power 0.5 (must be less: power is monotonic);
 - ``direction_error_deg``: median absolute error of the ball's direction over kicks at
   -30, 0 and +30 degrees;
@@ -37,15 +38,18 @@ IN_WALK = ((0.2, 0.7, -0.05), (0.2, 0.9, 0.05), (0.3, 0.7, 0.05), (0.3, 0.9, -0.
 IN_WALK = (*IN_WALK, (0.25, 1.0, 0.05), (0.15, 0.6, -0.05))
 
 
-def run(quick: bool, perturb: int = 0) -> BenchResult:
-    """Straight kicks at full and half power, aimed kicks, one out of reach."""
+def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
+    """Straight kicks at full and half power, aimed kicks, one out of reach; on naosim's NAO
+    and ``perturb`` perturbed ones, or on the NAO MJCF ``model`` (which must hold a ball)."""
     from motiond.kick_trial import in_walk_trial, kick_trial
-    from motiond.walk_trial import Perturbation
+    from motiond.walk_trial import trial_bodies
     from skills.kick import InWalkKick, Kick
 
+    if model:
+        _check_ball(model)
     started = time.perf_counter()
     seeds = range(2 if quick else 5)
-    bodies = [None] + [Perturbation(seed=k + 1) for k in range(perturb)]
+    bodies = trial_bodies(model, perturb)
     falls = alarms = 0
     full, half, errors, times = [], [], [], []
     in_walk, walked_on, made = [], [], 0
@@ -60,22 +64,22 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
     for body in bodies:
         for seed in seeds:
             for x, y in STRAIGHT_BALLS:
-                result = tally(kick_trial(Kick(x, y), seed=seed, perturbation=body))
+                result = tally(kick_trial(Kick(x, y), seed=seed, **body))
                 full.append(result.travel)
                 if result.contact_after is not None:
                     times.append(result.contact_after)
             half_kick = Kick(*STRAIGHT_BALLS[0], power=0.5)
-            half.append(tally(kick_trial(half_kick, seed=seed, perturbation=body)).travel)
+            half.append(tally(kick_trial(half_kick, seed=seed, **body)).travel)
             for x, y, direction in AIMED:
-                result = tally(kick_trial(Kick(x, y, direction), seed=seed, perturbation=body))
+                result = tally(kick_trial(Kick(x, y, direction), seed=seed, **body))
                 error = result.direction - direction if result.travel > 0.05 else math.pi
                 errors.append(abs(math.degrees(error)))
             for speed, x, y in IN_WALK:
-                walked = tally(in_walk_trial(InWalkKick(x, y), speed, seed=seed, perturbation=body))
+                walked = tally(in_walk_trial(InWalkKick(x, y), speed, seed=seed, **body))
                 made += walked.status.outcome == "kicked"
                 in_walk.append(walked.travel)
                 walked_on.append(walked.walked_after)
-    far = kick_trial(Kick(*FAR_BALL))
+    far = kick_trial(Kick(*FAR_BALL), **bodies[0])
     refused = far.status.outcome == "refused" and far.travel < 0.01
 
     def median(values: list[float]) -> float:
@@ -103,7 +107,7 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
         "kick_time_s": "s",
     }
     notes = (
-        f"{len(bodies)} bodies ({perturb} perturbed), {len(seeds)} seeds: full power "
+        f"{len(bodies)} bodies ({model or f'{perturb} perturbed'}), {len(seeds)} seeds: full power "
         f"{min(full):.2f}..{max(full):.2f} m, half power {min(half):.2f}..{max(half):.2f} m, "
         f"direction errors up to {max(errors):.0f} deg",
         f"in-walk: {min(in_walk):.2f}..{max(in_walk):.2f} m over {len(in_walk)} kicks",
@@ -124,3 +128,11 @@ def run(quick: bool, perturb: int = 0) -> BenchResult:
         },
         notes=notes,
     )
+
+
+def _check_ball(model: str) -> None:
+    """Raise ``ModelContractError`` unless the NAO MJCF ``model`` holds a ball to kick."""
+    from naosim.binding import ModelContractError, bind, load_model_file
+
+    if bind(load_model_file(model)).ball_qpos < 0:
+        raise ModelContractError(f"{model}: no free body 'ball' to kick (naosim.binding)")

@@ -15,7 +15,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--json", action="store_true", help="print one JSON object with the figures, last"
     )
     parser.add_argument(
-        "--model", metavar="FILE", help="walk: a NAO MJCF to walk on (see `motiond sim --model`)"
+        "--model",
+        metavar="FILE",
+        help="walk, kick, getup: a NAO MJCF to run on (`motiond sim --model`); kick: with a ball",
     )
     parser.add_argument(
         "--gait", metavar="FILE", help="walk: a YAML file of gait parameters to walk with"

@@ -230,8 +230,9 @@ class KickMotion:
         rate = (q_next - q_prev) / (2.0 * dt)
         accel = (q_next - 2.0 * q + q_prev) / (dt * dt)
         command = q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
-        flat_out_phases = {self.phase(i) for i in (j - 1, j, j + 1)} & {"swinging", "holding"}
-        if self._whip is not None and flat_out_phases:
+        if self._whip is None:
+            return command
+        if {self.phase(i) for i in (j - 1, j, j + 1)} & {"swinging", "holding"}:
             flat_out = list(self._whip.indices)
             command[flat_out] = q[flat_out]
         return command
