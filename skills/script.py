@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason, RunState
-from providers.actuation import SEQUENCE_OF, JointCommand, smallest_group
+from providers.actuation import SEQUENCE_OF, Arrival, JointCommand, smallest_group
 from skills.keyframes import KeyframeScript
 
 _SUBTASK_DONE = RunReason.SUBTASK_DONE
@@ -51,8 +51,11 @@ def _speed(value: Any) -> float:
     return float(value)
 
 
-def script_sequence(script: KeyframeScript, speed: float = 1.0) -> Any:
-    """The sequence task (of the smallest covering group) that plays ``script`` at ``speed``."""
+def script_sequence(
+    script: KeyframeScript, speed: float = 1.0, arrival: Arrival | None = None
+) -> Any:
+    """The sequence task (of the smallest covering group) that plays ``script`` at ``speed``;
+    with an ``arrival``, each keyframe also waits for its joints to catch up."""
     group = smallest_group(script.joints)
     frames = tuple(
         JointCommand(
@@ -62,7 +65,7 @@ def script_sequence(script: KeyframeScript, speed: float = 1.0) -> Any:
         )
         for frame in script.frames
     )
-    return SEQUENCE_OF[group](frames)
+    return SEQUENCE_OF[group](frames, arrival)
 
 
 @attrs.frozen

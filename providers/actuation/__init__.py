@@ -10,6 +10,7 @@
 See docs/architecture.md, "The actuation tree", for the shape of the tree.
 """
 
+from providers.actuation.arrival import Arrival
 from providers.actuation.ik import (
     HeadIK,
     LeftLegIK,
@@ -57,6 +58,7 @@ __all__ = [
     "SERVO_TYPES",
     "Arms",
     "ArmsSequence",
+    "Arrival",
     "Body",
     "BodySequence",
     "Head",

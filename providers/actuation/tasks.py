@@ -7,8 +7,9 @@
 - Group tasks (``Head``, ``LeftArm``, ..., ``Body``): each carries a JointCommand naming only
   joints of that group. ``GROUP_JOINTS[Group]`` lists a group's joints in LoLA order.
 - Sequence tasks (``HeadSequence``, ..., ``BodySequence``, one per group): a tuple of
-  JointCommands played one after another on that group. ``SEQUENCE_OF[Group]`` maps a group
-  to its sequence type.
+  JointCommands played one after another on that group, optionally waiting after each for the
+  joints to arrive (:class:`~providers.actuation.arrival.Arrival`). ``SEQUENCE_OF[Group]`` maps
+  a group to its sequence type.
 
 Everything is checked at construction, so a bad value fails where it is made, not in the cycle.
 """
@@ -32,6 +33,7 @@ from lola_io.joints import (
     RIGHT_ARM_JOINTS,
     RIGHT_LEG_JOINTS,
 )
+from providers.actuation.arrival import Arrival
 from providers.interpolation import INTERPOLATIONS
 
 _isfinite = math.isfinite
@@ -270,9 +272,23 @@ def _sequence_class(group: type) -> type:
                 raise ValueError(f"{name} frames[{i}] moves {outside}, outside {group.__name__}")
         return frames
 
-    cls = attrs.make_class(name, {"frames": attrs.field(converter=convert)}, frozen=True)
+    def arrival(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
+        if value is not None and not isinstance(value, Arrival):
+            raise TypeError(f"{name}.arrival must be an Arrival or None, got {value!r}")
+
+    cls = attrs.make_class(
+        name,
+        {
+            "frames": attrs.field(converter=convert),
+            "arrival": attrs.field(default=None, validator=arrival),
+        },
+        frozen=True,
+    )
     cls.__module__ = __name__
-    cls.__doc__ = f"Play JointCommands one after another on {group.__name__}; Done after the last."
+    cls.__doc__ = (
+        f"Play JointCommands one after another on {group.__name__}; Done after the last. "
+        "With an ``arrival``, each frame also waits for its joints to catch up."
+    )
     return cls
 
 

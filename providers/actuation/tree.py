@@ -20,5 +20,5 @@ def build_actuation_tree(director: Director, servos: ServoTable, state: Any) -> 
     if not hasattr(state, "position"):
         raise TypeError(f"state must have a `position` attribute (LoLA angles), got {state!r}")
     register_servos_and_groups(director, servos)
-    register_sequences(director)
+    register_sequences(director, state)
     register_ik(director, servos, state)

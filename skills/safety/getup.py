@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason
-from providers.actuation import BodySequence
+from providers.actuation import Arrival, BodySequence
 from skills.keyframes import KeyframeScript
 from skills.safety.fall import FallDirection, lean_direction, torso_lean
 from skills.script import script_sequence
@@ -73,11 +73,13 @@ class Check:
 
 @attrs.frozen
 class GetUpPhase:
-    """Keyframes ``frames`` (start, stop) of the routine's script, then ``check``."""
+    """Keyframes ``frames`` (start, stop) of the routine's script, then ``check``. With an
+    ``arrival``, each keyframe waits for its joints to catch up before the next starts."""
 
     name: str
     frames: tuple[int, int]
     check: Check
+    arrival: Arrival | None = None
 
 
 @attrs.frozen
@@ -97,7 +99,7 @@ class GetUpRoutine:
         for phase in self.phases:
             start, stop = phase.frames
             part = KeyframeScript(f"{self.name}:{phase.name}", script.frames[start:stop])
-            out.append(script_sequence(part))
+            out.append(script_sequence(part, arrival=phase.arrival))
         return tuple(out)
 
 

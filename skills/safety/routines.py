@@ -7,10 +7,13 @@ Pitch is the IMU's torso pitch (rad, positive leaning forward: +1.57 lying on th
 
 from __future__ import annotations
 
+from lola_io.joints import LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from providers.actuation import Arrival
 from skills.safety.fall import FallDirection
 from skills.safety.getup import Check, GetUpPhase, GetUpRoutine
 from skills.script_files import shipped_script_names
 
+_LEGS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
 _STANDING = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
 
 
@@ -53,8 +56,13 @@ FRONT = GetUpRoutine(
     (
         GetUpPhase("push up", (0, 4), Check(pitch=(1.3, 2.0), max_roll=0.5)),
         GetUpPhase("knees under", (4, 7), Check(pitch=(1.55, 2.3), max_roll=0.5)),
-        GetUpPhase("feet under", (7, 9), Check(pitch=(1.35, 2.2), max_roll=0.5, feet_loaded=True)),
-        GetUpPhase("rise", (9, 16), _STANDING),
+        GetUpPhase(
+            "feet under",
+            (7, 9),
+            Check(pitch=(1.35, 2.2), max_roll=0.5, feet_loaded=True),
+            Arrival(_LEGS, tolerance=0.1),
+        ),
+        GetUpPhase("rise", (9, 16), _STANDING, Arrival(_LEGS, tolerance=0.2)),
     ),
 )
 #: Lying on the back: bridge, tip onto the right side, roll onto the front (GetUpBack.yaml's
@@ -62,6 +70,14 @@ FRONT = GetUpRoutine(
 BACK = GetUpRoutine(
     "GetUpBack",
     "GetUpBack",
-    (GetUpPhase("bridge and roll", (0, 8), Check(pitch=(-1.2, 2.3))),),
+    (
+        GetUpPhase(
+            "bridge and roll",
+            (0, 8),
+            Check(pitch=(-1.2, 2.3)),
+            # The tip needs the whole bridge under it: its lift (keyframe 1) waits for the legs.
+            Arrival(_LEGS, tolerance=0.1, max_wait=0.3, frames=(1,)),
+        ),
+    ),
     rolls_over=True,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import mujoco
 import numpy as np
 import pytest
 
@@ -16,6 +17,7 @@ from motiond.safety_trial import getup_trial, make_sim, push_fall_trial
 from motiond.simulated import simulated_daemon
 from motiond.walk_trial import Perturbation
 from naosim import postures
+from naosim.model_builder import build_spec
 from skills.safety import FallPhase
 from skills.safety.fall import FallDirection
 from skills.safety.protection import brace_positions
@@ -47,6 +49,32 @@ def test_getting_up_from_the_front(seed):
 
 def test_getting_up_from_the_front_on_a_perturbed_body():
     assert getup_trial("front", 7, Perturbation(seed=2)).stood
+
+
+def _weaker_nao():
+    """A NAO whose servos are all weaker (gains -10 %, damping +10 %: a tired or warm robot)
+    with masses and centres of mass off by up to 5 % and 5 mm."""
+    rng = np.random.default_rng(3)
+    spec = build_spec()
+    for body in spec.bodies:
+        if body.name != "world" and body.mass > 0.0:
+            body.mass = body.mass * (1.0 + rng.uniform(-0.05, 0.05))
+            body.ipos = [c + rng.uniform(-0.005, 0.005) for c in body.ipos]
+    for actuator in spec.actuators:
+        actuator.gainprm[0] = actuator.gainprm[0] * 0.9
+        actuator.biasprm[1] = -actuator.gainprm[0]
+    for joint in spec.joints:
+        if joint.type == mujoco.mjtJoint.mjJNT_HINGE:
+            joint.damping = [joint.damping[0] * 1.1, 0, 0]
+    return spec.compile()
+
+
+@pytest.mark.parametrize(("side", "seed"), [("front", 0), ("front", 3), ("back", 0), ("back", 2)])
+def test_a_weaker_nao_gets_up_at_the_first_attempt(side, seed):
+    # Keyframes that wait for the legs to arrive (skills.safety.routines): without the waits
+    # these starts fell in the rise (front) or never tipped off the bridge (back).
+    result = getup_trial(side, seed, model=_weaker_nao())
+    assert result.stood and result.attempts == 1, result
 
 
 @pytest.mark.parametrize("bent", [0.0, 1.0], ids=["straight", "knees bent"])
