@@ -11,6 +11,8 @@ nothing. After ``IDLE_AFTER`` seconds of standing with nothing asked, the saver:
   at the ankle pitch (commanded minus measured) is the measured load, and an integrator
   turns it into an offset of the centre of mass (``trim``), so the body settles with its
   weight over the ankles on any body, not one tuned posture;
+- leans the torso fore and aft the same way until the hip pitches carry no torque (masses
+  and centres of mass a little off load the hips where the nominal NAO's are free; ``lean``);
 - straightens the knees a little (``MAX_RAISE``, under a centimetre of torso height), which
   shortens the knee's lever;
 - lowers the leg stiffness to ``SAVING_STIFFNESS``, and lets the walk's arms hang limp (they
@@ -37,8 +39,14 @@ RAISE_TIME = 1.0
 TRIM_GAIN = 0.4
 ERROR_FILTER = 0.05
 TRIM_RATE = 0.01  # m/s
-#: How fast the posture goes back to the walk's stand (m/s of raise and trim).
+#: Torso lean per radian of hip pitch servo error per second (rad / rad / s), on the error
+#: low-passed like the ankle's; it turns at most ``LEAN_RATE`` and stays within ``MAX_LEAN``.
+LEAN_GAIN = 1.0
+LEAN_RATE = 0.02  # rad/s
+MAX_LEAN = 0.1  # rad
+#: How fast the posture goes back to the walk's stand (m/s of raise and trim; rad/s of lean).
 RESTORE_RATE = 0.25
+LEAN_RESTORE_RATE = 2.0
 #: Bounds of the trim (m): past them the body is drifting, not settling.
 TRIM_MIN, TRIM_MAX = -0.06, 0.02
 #: Leg stiffness while saving (NaoTH interpolates between 0.3 and 1 by the joint error).
@@ -48,16 +56,18 @@ DRIFT_TILT = 0.15
 
 
 class EnergySaver:
-    """The saving stand's state: ``raise_`` and ``trim`` (m) for the generator, and whether the
-    legs may go soft."""
+    """The saving stand's state: ``raise_`` and ``trim`` (m) and ``lean`` (rad) for the
+    generator, and whether the legs may go soft."""
 
     def __init__(self) -> None:
         self.raise_ = 0.0
         self.trim = 0.0
+        self.lean = 0.0
         self.saving = False
         self._idle = 0.0
         self._restoring = False
         self._error = 0.0
+        self._hip_error = 0.0
         #: Off: the stand never saves (the plain stand, for comparisons).
         self.enabled = True
 
@@ -70,15 +80,23 @@ class EnergySaver:
         return min(normal, SAVING_STIFFNESS) if self.saving else normal
 
     def update(
-        self, dt: float, *, standing: bool, asked: bool, ankle_error: float, tilt: float
+        self,
+        dt: float,
+        *,
+        standing: bool,
+        asked: bool,
+        ankle_error: float,
+        tilt: float,
+        hip_error: float = 0.0,
     ) -> bool:
         """Advance one cycle; True while the walk must not step yet (the stand is still
-        being restored). ``ankle_error``: mean commanded-minus-measured ankle pitch (rad)."""
+        being restored). ``ankle_error`` and ``hip_error``: mean commanded-minus-measured ankle
+        and hip pitch (rad)."""
         if asked or not standing or not self.enabled:
             self._idle = 0.0
             self.saving = False
             return self._restore(dt)
-        if not math.isfinite(ankle_error) or not math.isfinite(tilt):
+        if not (math.isfinite(ankle_error) and math.isfinite(hip_error) and math.isfinite(tilt)):
             return False
         self._idle += dt
         if not self.saving:
@@ -91,6 +109,10 @@ class EnergySaver:
         self._error += ERROR_FILTER * (ankle_error - self._error)
         step = TRIM_GAIN * self._error * dt
         self.trim -= max(-TRIM_RATE * dt, min(TRIM_RATE * dt, step))
+        self._hip_error += ERROR_FILTER * (hip_error - self._hip_error)
+        turn = LEAN_GAIN * self._hip_error * dt
+        self.lean -= max(-LEAN_RATE * dt, min(LEAN_RATE * dt, turn))
+        self.lean = max(-MAX_LEAN, min(MAX_LEAN, self.lean))
         if not TRIM_MIN <= self.trim <= TRIM_MAX or tilt > DRIFT_TILT:
             # Drifting, not settling: back to the walk's stand, and wait before trying again.
             self.saving = False
@@ -100,10 +122,11 @@ class EnergySaver:
 
     def _restore(self, dt: float) -> bool:
         step = RESTORE_RATE * dt
-        self._error = 0.0
+        self._error = self._hip_error = 0.0
         self.raise_ = max(0.0, self.raise_ - step)
         self.trim = math.copysign(max(0.0, abs(self.trim) - step), self.trim)
-        if self.raise_ == 0.0 and self.trim == 0.0:
+        self.lean = math.copysign(max(0.0, abs(self.lean) - LEAN_RESTORE_RATE * dt), self.lean)
+        if self.raise_ == 0.0 and self.trim == 0.0 and self.lean == 0.0:
             self._restoring = False
             return False
         return True

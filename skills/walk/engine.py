@@ -56,6 +56,7 @@ _INTERRUPTED = 3.5
 # A sole commanded this far (m) from where the walk last put it: another task has the legs.
 _TAKEN = 0.01
 _ANKLE_PITCHES = (JOINT_INDEX["LAnklePitch"], JOINT_INDEX["RAnklePitch"])
+_HIP_PITCHES = (JOINT_INDEX["LHipPitch"], JOINT_INDEX["RHipPitch"])
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
 
@@ -173,10 +174,12 @@ class WalkEngine:
             dt,
             standing=standing,
             asked=not gen.target.is_zero,
-            ankle_error=self._ankle_error() if standing else 0.0,
+            ankle_error=self._pitch_error(_ANKLE_PITCHES) if standing else 0.0,
+            hip_error=self._pitch_error(_HIP_PITCHES) if standing else 0.0,
             tilt=float(self._state.tilt),
         )
-        gen.stand_raise, gen.stand_trim = self.energy.raise_, self.energy.trim
+        energy = self.energy
+        gen.stand_raise, gen.stand_trim, gen.stand_lean = energy.raise_, energy.trim, energy.lean
         self._targets = gen.update(dt, self._state, self._servos.target_array())
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
@@ -201,13 +204,13 @@ class WalkEngine:
             self.calibration.reset()
         return self._targets
 
-    def _ankle_error(self) -> float:
-        """Mean commanded-minus-measured ankle pitch (rad): the load the ankles carry."""
+    def _pitch_error(self, joints: tuple[int, int]) -> float:
+        """Mean commanded-minus-measured angle of two pitch joints (rad): the load they carry."""
         measured = self._state.position
         total = 0.0
-        for i in _ANKLE_PITCHES:
+        for i in joints:
             total += self._servos.target(i) - float(measured[i])
-        return total / len(_ANKLE_PITCHES)
+        return total / len(joints)
 
     def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
         """Where the soles are commanded to be now (torso frame), whoever commands the legs."""

@@ -125,9 +125,11 @@ class WalkGenerator:
         self._blend: tuple[np.ndarray, np.ndarray] | None = None
         self._blend_t = 0.0
         #: The standing posture's offsets from the gait's (``skills.walk.energy``): hips
-        #: raised (m) and centre of mass moved forwards (m); ``hold`` keeps it from stepping.
+        #: raised (m), centre of mass moved forwards (m) and torso leaning further (rad);
+        #: ``hold`` keeps it from stepping.
         self.stand_raise = 0.0
         self.stand_trim = 0.0
+        self.stand_lean = 0.0
         self.hold = False
         #: Footsteps to make (``skills.walk.footsteps``): queued, being made, made.
         self.steps = FootstepQueue()
@@ -524,12 +526,14 @@ class WalkGenerator:
         if self.steps.current is not None:
             # Nor do footsteps sway: with it the worst of bench navigate's landed 2.7 cm off,
             # not 2.4, and turned 2.5 degrees, not 2.1.
-            return attrs.evolve(posture(self.gait, 0.0, self.stand_trim), sway=0.0)
+            return attrs.evolve(
+                posture(self.gait, 0.0, self.stand_trim, stand_lean=self.stand_lean), sway=0.0
+            )
         v = self.executed
         # The sideways span of the sag compensation is for a walk that goes on sideways: a
         # stop's steps keep the planned one (``stop_pose`` predicts them by their plan).
         left = min(abs(v.left), abs(self.target.left))
-        pose = posture(self.gait, v.forward, self.stand_trim, left, v.turn)
+        pose = posture(self.gait, v.forward, self.stand_trim, left, v.turn, self.stand_lean)
         if self._lining_up:
             pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll, load=self.gait.load_hip_pitch)
         return pose

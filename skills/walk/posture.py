@@ -70,11 +70,13 @@ def posture(
     stand_trim: float = 0.0,
     left: float = 0.0,
     turn: float = 0.0,
+    stand_lean: float = 0.0,
 ) -> WalkPosture:
     """The posture for a forward speed (m/s): the offsets move from their in-place values to
     their full-speed ones with the forward share, the lean with its square; backwards, the
     offset moves to its own.
-    ``left`` (m/s) and ``turn`` (rad/s) only set ``side_share``."""
+    ``left`` (m/s) and ``turn`` (rad/s) only set ``side_share``; ``stand_trim`` (m) and
+    ``stand_lean`` (rad) are the energy-saving stand's offsets."""
     if forward >= 0.0:
         share = share_of(forward, gait.max_forward)
         com = between(gait.com_offset, gait.com_offset_forward, share)
@@ -88,7 +90,7 @@ def posture(
     # The lean grows with the square of the speed: at full speed the hip pitch's load
     # compensation needs it (docs: "the hip pitch's load commanded away"), at half speed a
     # torso leaning that far fell to pushes from behind.
-    lean = gait.torso_lean + gait.torso_lean_forward * share * share
+    lean = gait.torso_lean + gait.torso_lean_forward * share * share + stand_lean
     side = sideways_share(gait, forward, left, turn)
     sag = between(gait.sag_hip_roll, gait.sag_hip_roll_forward, share)
     load = between(gait.load_hip_pitch, gait.load_hip_pitch_forward, share)
