@@ -60,9 +60,9 @@ FRONT = GetUpRoutine(
             "feet under",
             (7, 9),
             Check(pitch=(1.35, 2.2), max_roll=0.5, feet_loaded=True),
-            Arrival(_LEGS, tolerance=0.1),
+            Arrival(_LEGS, tolerance=0.15),
         ),
-        GetUpPhase("rise", (9, 16), _STANDING, Arrival(_LEGS, tolerance=0.2)),
+        GetUpPhase("rise", (9, 16), _STANDING, Arrival(_LEGS, tolerance=0.25)),
     ),
 )
 #: Lying on the back: bridge, tip onto the right side, roll onto the front (GetUpBack.yaml's
