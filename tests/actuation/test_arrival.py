@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from actuation_rig import PERIOD, Rig
+from hypothesis import given
+from hypothesis import strategies as st
 
 from director import RunState
-from lola_io.joints import JOINT_INDEX
+from lola_io.joints import JOINT_INDEX, NUM_JOINTS
 from providers.actuation import Arrival, HeadSequence, JointCommand
+from providers.actuation.arrival import ArrivalWait
 
 YAW, PITCH = JOINT_INDEX["HeadYaw"], JOINT_INDEX["HeadPitch"]
 #: The first frame's duration ends at this time (emitted in the first cycle, t = 0.012).
@@ -108,3 +112,25 @@ def test_an_unmeasurable_joint_is_not_waited_for() -> None:
 def test_bad_arrivals_are_refused_where_they_are_made(make, message) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         make()
+
+
+@given(
+    errors=st.lists(st.floats(0.0, 1.0), min_size=1, max_size=80),
+    tolerance=st.floats(0.01, 0.5),
+    max_wait=st.floats(0.0, 0.5),
+    stall=st.floats(0.0, 0.05),
+)
+def test_a_wait_never_outlasts_max_wait_nor_a_joint_that_arrived(
+    errors, tolerance, max_wait, stall
+):
+    arrival = Arrival(("HeadYaw",), tolerance=tolerance, max_wait=max_wait, stall=stall)
+    wait = ArrivalWait(arrival, {"HeadYaw": 0.0}, now=0.0)
+    measured = np.zeros(NUM_JOINTS)
+    for cycle, error in enumerate(errors):
+        now = cycle * PERIOD
+        measured[YAW] = error
+        waiting = wait.waiting(measured, now)
+        if error <= tolerance or now >= max_wait:
+            assert not waiting
+        if not waiting:
+            break  # the sequence goes on: this wait is over
