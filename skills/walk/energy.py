@@ -107,12 +107,10 @@ class EnergySaver:
                 return False
         self.raise_ = min(MAX_RAISE, self.raise_ + MAX_RAISE * dt / RAISE_TIME)
         self._error += ERROR_FILTER * (ankle_error - self._error)
-        step = TRIM_GAIN * self._error * dt
-        self.trim -= max(-TRIM_RATE * dt, min(TRIM_RATE * dt, step))
+        self.trim = _unloaded(self.trim, self._error, TRIM_GAIN, TRIM_RATE, dt)
         self._hip_error += ERROR_FILTER * (hip_error - self._hip_error)
-        turn = LEAN_GAIN * self._hip_error * dt
-        self.lean -= max(-LEAN_RATE * dt, min(LEAN_RATE * dt, turn))
-        self.lean = max(-MAX_LEAN, min(MAX_LEAN, self.lean))
+        lean = _unloaded(self.lean, self._hip_error, LEAN_GAIN, LEAN_RATE, dt)
+        self.lean = max(-MAX_LEAN, min(MAX_LEAN, lean))
         if not TRIM_MIN <= self.trim <= TRIM_MAX or tilt > DRIFT_TILT:
             # Drifting, not settling: back to the walk's stand, and wait before trying again.
             self.saving = False
@@ -124,9 +122,21 @@ class EnergySaver:
         step = RESTORE_RATE * dt
         self._error = self._hip_error = 0.0
         self.raise_ = max(0.0, self.raise_ - step)
-        self.trim = math.copysign(max(0.0, abs(self.trim) - step), self.trim)
-        self.lean = math.copysign(max(0.0, abs(self.lean) - LEAN_RESTORE_RATE * dt), self.lean)
+        self.trim = _towards_zero(self.trim, step)
+        self.lean = _towards_zero(self.lean, LEAN_RESTORE_RATE * dt)
         if self.raise_ == 0.0 and self.trim == 0.0 and self.lean == 0.0:
             self._restoring = False
             return False
         return True
+
+
+def _unloaded(offset: float, load: float, gain: float, rate: float, dt: float) -> float:
+    """``offset`` moved against a joint's (filtered) servo error ``load``: by ``gain`` per
+    radian per second, at most ``rate`` per second."""
+    step = gain * load * dt
+    return offset - max(-rate * dt, min(rate * dt, step))
+
+
+def _towards_zero(value: float, step: float) -> float:
+    """``value`` moved ``step`` towards zero, not past it."""
+    return math.copysign(max(0.0, abs(value) - step), value)
