@@ -30,10 +30,10 @@ BALL_RADIUS = 0.05
 _SHORTEST = 0.4
 #: A kick step at its longest meets a ball this far (m) short of its landing, or nearer.
 _PAST_MID = 0.03
-#: A ball up to this far (m) behind mid-stride is still met, the swing starting at least
-#: _RUN_UP behind it.
-_EARLY = -0.02
-_RUN_UP = 0.015
+#: A ball nearer than mid-stride is still met before it, by the shortest kick step, while the
+#: swing has covered at least this share of its travel there (the half-cosine swing then
+#: moves at 0.8 of its top speed, the sole at 0.64 of its contact height).
+_EARLIEST = 0.2
 
 
 @attrs.define
@@ -123,9 +123,11 @@ def shape_step(
         # A swing from ``behind`` the support foot to ``length`` ahead of it is at
         # mid-stride, its fastest, at (length - behind) / 2: there it meets the ball. A ball
         # further than the longest kick step puts there is met a little after mid-stride.
-        # A ball a little behind mid-stride (a step landed longer than planned) is still
-        # met, before mid-stride, if the swing starts far enough behind it.
-        if max(_EARLY, _RUN_UP - behind) < ahead <= kick.max_length - _PAST_MID:
+        # A ball nearer than that (a step landed longer than planned) is still met, before
+        # mid-stride, while the swing has gone far enough there to be fast: the further
+        # behind it starts, the nearer the ball may be.
+        earliest = _EARLIEST * (behind + kick.min_length) - behind
+        if earliest <= ahead <= kick.max_length - _PAST_MID:
             kick_step = min(max(2.0 * ahead + behind, kick.min_length), kick.max_length)
             kick.made = True
             return kick_step, step_period * kick.period_share, kick.contact_height, "kick"
