@@ -103,6 +103,11 @@ class BehaviourEmitter:
         self._runtime.director.remove_emitter(self._emitter)
 
 
+#: The longest a script waits for a stepping walk to close its feet (s): a stop from the
+#: walk's top speed takes a few steps.
+_WALK_CLOSE_LIMIT = 3.0
+
+
 class Runtime:
     """The motion daemon's core: Director, ServoTable, SafetyStage and RobotState in one cycle.
 
@@ -190,9 +195,12 @@ class Runtime:
         self._safety.emit_none(Freeze)
         self._safety.emit(Unfreeze(), priority=FREEZE_PRIORITY)
 
-    def safe_sit(self, name: str = "Sit") -> None:
-        """Play a shipped script (Sit by default) above every behaviour."""
-        self._safety.emit(Script(shipped_script(name)), priority=SAFETY_PRIORITY)
+    def safe_sit(self, name: str = "Sit", *, interrupt_walk: bool = True) -> None:
+        """Play a shipped script (Sit by default) above every behaviour; by default at once
+        (after an outage a walk stopped mid-step must not carry on, not even to close its
+        feet), with ``interrupt_walk`` False once a stepping walk has closed its feet."""
+        script = Script(shipped_script(name), interrupt_walk=interrupt_walk)
+        self._safety.emit(script, priority=SAFETY_PRIORITY)
 
     def release_safe_sit(self) -> None:
         """Hand the joints back to the behaviours after a safe sit."""
@@ -223,18 +231,30 @@ class Runtime:
         emitter: str = "behaviour",
         speed: float = 1.0,
     ) -> None:
-        """Play a script (or a shipped one by name) and return once it has ended and settled."""
+        """Play a script (or a shipped one by name) and return once it has ended and settled
+        (one that moves the legs starts once a stepping walk has closed its feet)."""
         if isinstance(script, str):
             script = shipped_script(script)
-        self.emit(Script(script, speed=speed), priority=priority, emitter=emitter)
+        task = Script(script, speed=speed)
+        self.emit(task, priority=priority, emitter=emitter)
         await self.next_cycle()
+        if task.moves_legs:
+            await self._walk_closed()
         await self.wait(script.duration / speed + _SETTLE)
 
     async def play_safety(self, name: str) -> None:
-        """Play a shipped script at :data:`SAFETY_PRIORITY` and wait for it to end."""
-        self.safe_sit(name)
+        """Play a shipped script at :data:`SAFETY_PRIORITY` once a stepping walk has closed its
+        feet (the shutdown's sit: not from the middle of a step) and wait for it to end."""
+        self.safe_sit(name, interrupt_walk=False)
         await self.next_cycle()
+        await self._walk_closed()
         await self.wait(shipped_script(name).duration + _SETTLE)
+
+    async def _walk_closed(self) -> None:
+        """Wait (robot time, at most ``_WALK_CLOSE_LIMIT``) until the walk is not stepping."""
+        deadline = self.now + _WALK_CLOSE_LIMIT
+        while self.walk.stepping(self.now) and self.now < deadline:
+            await self._tick.wait()
 
     def tree_view(self) -> TreeView | None:
         """The Director's tree, or None if it has not changed since the last call."""

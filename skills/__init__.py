@@ -25,7 +25,7 @@ def register_skills(
     from skills.script import register_script
     from skills.walk import register_walk
 
-    register_script(director)
-    register_freeze(director, servos, state)
     walk = register_walk(director, servos, state)
+    register_script(director, walk.stepping)
+    register_freeze(director, servos, state)
     return walk, register_kick(director, servos, state, walk)

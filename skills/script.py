@@ -12,18 +12,27 @@ script waits until then; a past or absent start time starts at once.
 
 There is one Script provider group, so one script plays at a time; a higher-priority Script
 takes over in the next cycle, a lower-priority one waits for the playing one to end.
+
+A script that moves the legs, emitted above a walk that is stepping, first lets the walk bring
+its feet together (``StopWalk`` as its subtask, as a kick does), then plays: a posture taken
+from the middle of a step (StandInit from single support) tipped naosim's NAO over in a quarter
+of the tries. ``interrupt_walk`` takes the legs at once instead (a dive, the safety layer's
+scripts).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from director import Context, Director, RunReason, RunState
+from lola_io.joints import LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
 from providers.actuation import SEQUENCE_OF, Arrival, JointCommand, smallest_group
 from skills.keyframes import KeyframeScript
+from skills.walk.tasks import StopWalk
 
 _SUBTASK_DONE = RunReason.SUBTASK_DONE
 
@@ -79,14 +88,29 @@ class Script:
     #: Keep the joints after the last keyframe instead of being Done (a posture to hold
     #: until the task is withdrawn or outranked).
     hold: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    #: Take the legs from a stepping walk at once (a dive); otherwise a script that moves the
+    #: legs waits for the walk to bring its feet together.
+    interrupt_walk: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     # Built at construction so a script that cannot be played fails where it is made.
     sequence: Any = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "sequence", script_sequence(self.script, self.speed))
 
+    @property
+    def moves_legs(self) -> bool:
+        """Whether the script commands any leg joint."""
+        return not _LEGS.isdisjoint(self.script.joints)
 
-def _provide_script(ctx: Context) -> None:
+
+_LEGS = frozenset((*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
+
+
+def _never(now: float) -> bool:
+    return False
+
+
+def _provide_script(ctx: Context, walk_stepping: Callable[[float], bool]) -> None:
     task = ctx.task
     sequence = task.sequence
     waiting = task.start_time is not None and ctx.now < task.start_time
@@ -104,9 +128,18 @@ def _provide_script(ctx: Context) -> None:
     elif waiting:
         ctx.wait(task.start_time)
         return
+    if task.moves_legs and not task.interrupt_walk and walk_stepping(ctx.now):
+        # StopWalk is Done once the feet are together; this provider then runs again.
+        ctx.emit(StopWalk())
+        return
     ctx.emit(sequence)
 
 
-def register_script(director: Director) -> None:
-    """Register the Script provider on ``director`` (the actuation tree must be built)."""
-    director.provide(Script, _provide_script, name="Script")
+def register_script(director: Director, walk_stepping: Callable[[float], bool] = _never) -> None:
+    """Register the Script provider on ``director`` (the actuation tree must be built);
+    ``walk_stepping(now)``: whether the walk is stepping (``WalkEngine.stepping``)."""
+
+    def provide(ctx: Context) -> None:
+        _provide_script(ctx, walk_stepping)
+
+    director.provide(Script, provide, name="Script")

@@ -60,6 +60,10 @@ def emit(session: Session, message: dict) -> dict:
     duration = getattr(getattr(task, "script", None), "duration", None)
     if duration is not None:
         result["duration"] = duration / task.speed
+        # A script moving the legs starts once a stepping walk has closed its feet.
+        runtime = session.runtime
+        stops = task.moves_legs and not task.interrupt_walk
+        result["waits_for_walk"] = bool(stops and runtime.walk.stepping(runtime.now))
     return result
 
 

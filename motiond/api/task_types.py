@@ -158,6 +158,7 @@ def _build_script(fields: Mapping[str, Any], walk: Any = None) -> Script:
         start_time=fields.get("start_time"),
         speed=fields.get("speed", 1.0),
         hold=fields.get("hold", False),
+        interrupt_walk=fields.get("interrupt_walk", False),
     )
 
 
@@ -171,6 +172,13 @@ _SCRIPT = TaskType(
         Field("speed", False, 1.0, "playback speed factor (> 0)"),
         Field("hold", False, False, "keep the last keyframe's posture until withdrawn"),
         Field("start_time", False, None, "robot time (s) to start at; none: now"),
+        Field(
+            "interrupt_walk",
+            False,
+            False,
+            "take the legs from a stepping walk at once (a dive); otherwise a script moving "
+            "the legs first lets the walk bring its feet together",
+        ),
     ),
     _build_script,
     "Play a keyframe script (one at a time; Done after the last keyframe unless hold).",

@@ -127,11 +127,14 @@ class Robot(NaoqiVerbs):
         hold: bool = False,
         priority: float | None = None,
         wait: bool = True,
+        interrupt_walk: bool = False,
     ) -> float:
         """Play a shipped script by ``name``, or one given as ``yaml`` text (docs/scripts.md);
         its duration in s (at ``speed``). ``hold`` keeps its last posture until withdrawn.
-        With ``wait``, returns once it has ended (robot time)."""
-        fields: dict[str, Any] = {"speed": speed, "hold": hold}
+        A script that moves the legs, above a stepping walk, starts once the walk has closed
+        its feet, unless ``interrupt_walk`` (a dive). With ``wait``, returns once it has ended
+        (robot time)."""
+        fields: dict[str, Any] = {"speed": speed, "hold": hold, "interrupt_walk": interrupt_walk}
         if name is not None:
             fields["name"] = name
         if yaml is not None:
@@ -147,8 +150,19 @@ class Robot(NaoqiVerbs):
         self.emitted.add("Script")
         duration = float(reply["duration"])
         if wait:
+            if reply.get("waits_for_walk"):
+                await self._walk_closed()
             await self.wait_robot_time(duration + 0.1)
         return duration
+
+    async def _walk_closed(self, limit: float = 3.0, poll: float = 0.02) -> None:
+        """Wait (robot time, at most ``limit``) until the walk stands: a script that moves the
+        legs starts once a stepping walk has closed its feet."""
+        state = await self.get_state()
+        end = state["t"] + limit
+        while state["walk"]["phase"] != "standing" and state["t"] < end:
+            await trio.sleep(poll)
+            state = await self.get_state()
 
     async def withdraw(self, task_type: str | type | None = None) -> None:
         """Withdraw this client's task of ``task_type`` (a name or class), or all of them."""

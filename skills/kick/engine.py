@@ -109,10 +109,6 @@ class KickEngine:
             return str(error)
         return None
 
-    def walk_busy(self, now: float) -> bool:
-        """Whether the walk is stepping (the kick must wait for the feet to come together)."""
-        return not self._walk.standing() and self._walk.driving(now)
-
     def step(self, ctx: Context) -> None:
         """One cycle of the kick under way."""
         now = ctx.now
@@ -137,7 +133,7 @@ class KickEngine:
         if self._started_at is None:
             # While the walk stops, the plan from where the request found the legs goes on,
             # for its refusal; from the stand the walk leaves, the kick is planned afresh.
-            busy = self.walk_busy(now)
+            busy = self._walk.stepping(now)
             if self._plan(follow_legs=not busy, solutions=_PLAN_PER_CYCLE) is not None:
                 ctx.done()
                 return

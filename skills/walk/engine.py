@@ -147,6 +147,10 @@ class WalkEngine:
         """Whether the walk has driven the legs in the last few cycles (up to ``now``)."""
         return self._last_now is not None and now - self._last_now <= _INTERRUPTED * self.period
 
+    def stepping(self, now: float) -> bool:
+        """Whether the walk is stepping (a task taking the legs should let it stop first)."""
+        return not self.standing() and self.driving(now)
+
     def ticked(self, now: float) -> bool:
         """Whether the generator has already been advanced to ``now``."""
         return self._last_now is not None and now == self._last_now

@@ -17,6 +17,7 @@ from lola_io.joints import JOINT_INDEX
 from motiond.api.protocol import MAX_MESSAGE, ApiError
 from motiond.api.server import ApiServer, peer_allowed
 from motiond.client import connect
+from skills.script_files import shipped_script
 
 _YAW = JOINT_INDEX["HeadYaw"]
 
@@ -299,3 +300,42 @@ async def test_walks_name_a_gait_or_naoqis_move_config():
         assert config["MaxStepX"] == pytest.approx(walk.base_gait.max_forward * period)
         assert dict(await robot.get_move_config("Max"))["MaxStepX"] == 0.08
         assert "careful" in (await robot.get_gait())["named"]
+
+
+async def test_a_posture_over_another_clients_walk_is_timed_from_the_closed_feet():
+    async with (
+        api_daemon() as d,
+        connect(d.path, name="walker", priority=1.0) as walker,
+        connect(d.path, name="poser", priority=2.0) as poser,
+    ):
+        await walker.move(0.2, 0.0, 0.0)
+        await walker.wait_robot_time(1.0)
+        assert d.runtime.walk.stepping(d.runtime.now)
+        start = d.runtime.now
+        reply = await poser.request("emit", type="Script", fields={"name": "StandInit"})
+        assert reply["waits_for_walk"] is True
+        await poser.withdraw("Script")
+        await walker.wait_robot_time(0.5)  # the walk resumes: the poser's script is gone
+        assert d.runtime.walk.stepping(d.runtime.now)
+        closed: list[float] = []
+        walk = d.runtime.walk
+
+        def watch(now, sensor, actuator):
+            if not closed and walk.status().phase.value == "standing":
+                closed.append(now)
+
+        d.runtime.observers.append(watch)
+        duration = await poser.play("StandInit", hold=True)
+        # Returned once the walk had closed its feet and the whole script had played after.
+        assert closed and closed[0] > start + 0.5
+        assert d.runtime.now >= closed[0] + duration
+        stand = shipped_script("StandInit").final_pose().position
+        assert np.allclose(d.runtime.last_frame.position, stand, atol=1e-6)
+        with pytest.raises(ApiError, match="interrupt_walk"):
+            await poser.request(
+                "emit", type="Script", fields={"name": "StandInit", "interrupt_walk": "yes"}
+            )
+        reply = await poser.request(
+            "emit", type="Script", fields={"name": "Sit", "interrupt_walk": True}
+        )
+        assert reply["waits_for_walk"] is False
