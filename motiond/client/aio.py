@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import attrs
@@ -151,18 +151,10 @@ class Robot(NaoqiVerbs):
         duration = float(reply["duration"])
         if wait:
             if reply.get("waits_for_walk"):
-                await self._walk_closed()
+                # It starts once the walk has closed its feet (at most a few steps).
+                await self.wait_robot_time(3.0, until=_walk_stands)
             await self.wait_robot_time(duration + 0.1)
         return duration
-
-    async def _walk_closed(self, limit: float = 3.0, poll: float = 0.02) -> None:
-        """Wait (robot time, at most ``limit``) until the walk stands: a script that moves the
-        legs starts once a stepping walk has closed its feet."""
-        state = await self.get_state()
-        end = state["t"] + limit
-        while state["walk"]["phase"] != "standing" and state["t"] < end:
-            await trio.sleep(poll)
-            state = await self.get_state()
 
     async def withdraw(self, task_type: str | type | None = None) -> None:
         """Withdraw this client's task of ``task_type`` (a name or class), or all of them."""
@@ -278,11 +270,17 @@ class Robot(NaoqiVerbs):
 
     # ------------------------------------------------------------------ waiting
 
-    async def wait_robot_time(self, seconds: float, poll: float = 0.02) -> dict[str, Any]:
-        """Wait ``seconds`` of the robot's time (LoLA cycles, not wall time); the last state."""
+    async def wait_robot_time(
+        self,
+        seconds: float,
+        poll: float = 0.02,
+        until: Callable[[dict[str, Any]], bool] | None = None,
+    ) -> dict[str, Any]:
+        """Wait ``seconds`` of the robot's time (LoLA cycles, not wall time), or less once a
+        state satisfies ``until``; the last state."""
         state = await self.get_state()
         end = state["t"] + seconds
-        while state["t"] < end - 1e-9:
+        while state["t"] < end - 1e-9 and not (until is not None and until(state)):
             await trio.sleep(poll)
             state = await self.get_state()
         return state
@@ -350,6 +348,10 @@ class Robot(NaoqiVerbs):
                 await self._send({"op": "ping", "id": None})
             except ApiError:
                 return  # the daemon is gone: the reader marks the client closed
+
+
+def _walk_stands(state: dict[str, Any]) -> bool:
+    return state["walk"]["phase"] == "standing"
 
 
 @contextlib.asynccontextmanager

@@ -86,7 +86,9 @@ class NaoqiVerbs:
     async def withdraw(self, task_type: Any = None) -> None:
         raise NotImplementedError
 
-    async def wait_robot_time(self, seconds: float, poll: float = _POLL) -> dict[str, Any]:
+    async def wait_robot_time(
+        self, seconds: float, poll: float = _POLL, until: Any = None
+    ) -> dict[str, Any]:
         raise NotImplementedError
 
     async def play(self, name: str | None = None, **options: Any) -> float:
