@@ -195,12 +195,14 @@ class Runtime:
         self._safety.emit_none(Freeze)
         self._safety.emit(Unfreeze(), priority=FREEZE_PRIORITY)
 
-    def safe_sit(self, name: str = "Sit", *, interrupt_walk: bool = True) -> None:
-        """Play a shipped script (Sit by default) above every behaviour; by default at once
-        (after an outage a walk stopped mid-step must not carry on, not even to close its
-        feet), with ``interrupt_walk`` False once a stepping walk has closed its feet."""
-        script = Script(shipped_script(name), interrupt_walk=interrupt_walk)
-        self._safety.emit(script, priority=SAFETY_PRIORITY)
+    def safe_sit(self, name: str = "Sit") -> None:
+        """Play a shipped script (Sit by default) above every behaviour, once a stepping walk
+        has closed its feet (after an outage the walk starts again from its stand, it does not
+        carry on its step: sitting at once from single support after a 180 ms outage fell 5
+        of 18 times in naosim, closing the feet first none). It holds its last posture until
+        :meth:`release_safe_sit` (played without holding, it ended and a behaviour's walk
+        still emitted stood the robot up and walked on)."""
+        self._safety.emit(Script(shipped_script(name), hold=True), priority=SAFETY_PRIORITY)
 
     def release_safe_sit(self) -> None:
         """Hand the joints back to the behaviours after a safe sit."""
@@ -245,7 +247,7 @@ class Runtime:
     async def play_safety(self, name: str) -> None:
         """Play a shipped script at :data:`SAFETY_PRIORITY` once a stepping walk has closed its
         feet (the shutdown's sit: not from the middle of a step) and wait for it to end."""
-        self.safe_sit(name, interrupt_walk=False)
+        self.safe_sit(name)
         await self.next_cycle()
         await self._walk_closed()
         await self.wait(shipped_script(name).duration + _SETTLE)

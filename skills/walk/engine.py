@@ -148,8 +148,10 @@ class WalkEngine:
         return self._last_now is not None and now - self._last_now <= _INTERRUPTED * self.period
 
     def stepping(self, now: float) -> bool:
-        """Whether the walk is stepping (a task taking the legs should let it stop first)."""
-        return not self.standing() and self.driving(now)
+        """Whether the walk is stepping (a task taking the legs should let it stop first): it
+        is mid-step and drives the legs, or did until an outage and they are where it left
+        them (it carries on from there)."""
+        return not self.standing() and (self.driving(now) or not self._legs_taken())
 
     def ticked(self, now: float) -> bool:
         """Whether the generator has already been advanced to ``now``."""
@@ -161,9 +163,15 @@ class WalkEngine:
             return self._targets
         gen = self.generator
         gap = self._last_now is None or now - self._last_now > _INTERRUPTED * self.period
-        if gap or self._legs_taken():
+        if self._last_now is None or self._legs_taken():
             # The legs were not ours: start from where they are commanded to be.
             gen.begin(*self.commanded_soles())
+            dt = self.period
+        elif gap:
+            # Not ticked for a while with the legs where we left them (a LoLA outage: the robot
+            # held the last command): carry on the step from there, a cycle later. Starting
+            # afresh from the stand (and the safe sit after it) fell 5 of 18 times after a
+            # 180 ms outage mid-walk in naosim; carrying on, then closing the feet, none.
             dt = self.period
         else:
             dt = now - self._last_now

@@ -71,3 +71,22 @@ def test_a_script_that_leaves_the_legs_alone_does_not_stop_the_walk():
     assert trial.run(1.5)
     status = trial.runtime.walk.status()
     assert status.phase.value == "walking" and status.step_count >= steps + 4
+
+
+@pytest.mark.parametrize(("forward", "turn", "seed"), [(0.2, 0.0, 3), (0.4, 0.0, 4), (0.2, 0.6, 4)])
+def test_after_an_outage_mid_walk_the_walk_carries_on_closes_its_feet_and_sits(forward, turn, seed):
+    trial = _walking(forward, turn, seed)
+    # 180 ms without LoLA: the robot holds the last command (mid-step), then frames come back.
+    held = trial.command
+    for _ in range(15):
+        trial.sim.step(held)
+    trial.runtime.note_missed(15)
+    walk = trial.runtime.walk
+    assert walk.stepping(trial.runtime.now + trial.runtime.period)  # carries on
+    steps = walk.status().step_count
+    assert trial.run(4.0)
+    assert walk.status().step_count > steps  # it finished the step it was in, and closed
+    assert trial.runtime.counters.safe_sits == 1
+    final = shipped_script("Sit").final_pose().position
+    sent = np.asarray(trial.command.position)
+    assert np.allclose(sent[list(LEG_INDICES)], final[list(LEG_INDICES)], atol=1e-6)
