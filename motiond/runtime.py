@@ -113,8 +113,8 @@ class Runtime:
 
     ``safe_sit_after``: missed cycles (frame gaps or a reconnection's outage) after which the
     runtime plays the shipped Sit at :data:`SAFETY_PRIORITY` instead of resuming what was
-    running (a walk stopped mid-step must not carry on). The safe sit holds until
-    :meth:`release_safe_sit`.
+    running (a walk caught mid-step first finishes that step and closes its feet). The safe
+    sit holds until :meth:`release_safe_sit`.
     """
 
     def __init__(
@@ -197,11 +197,11 @@ class Runtime:
 
     def safe_sit(self, name: str = "Sit") -> None:
         """Play a shipped script (Sit by default) above every behaviour, once a stepping walk
-        has closed its feet (after an outage the walk starts again from its stand, it does not
-        carry on its step: sitting at once from single support after a 180 ms outage fell 5
-        of 18 times in naosim, closing the feet first none). It holds its last posture until
-        :meth:`release_safe_sit` (played without holding, it ended and a behaviour's walk
-        still emitted stood the robot up and walked on)."""
+        has closed its feet (after an outage the walk carries on the step it was caught in:
+        sitting at once from single support after 120-180 ms outages fell 5 of 18 times in
+        naosim, this way none). It holds its last posture until :meth:`release_safe_sit`
+        (played without holding, it ended and a behaviour's walk still emitted stood the robot
+        up and walked on)."""
         self._safety.emit(Script(shipped_script(name), hold=True), priority=SAFETY_PRIORITY)
 
     def release_safe_sit(self) -> None:

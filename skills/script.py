@@ -16,8 +16,7 @@ takes over in the next cycle, a lower-priority one waits for the playing one to 
 A script that moves the legs, emitted above a walk that is stepping, first lets the walk bring
 its feet together (``StopWalk`` as its subtask, as a kick does), then plays: a posture taken
 from the middle of a step (StandInit from single support) tipped naosim's NAO over in a quarter
-of the tries. ``interrupt_walk`` takes the legs at once instead (a dive, the safety layer's
-scripts).
+of the tries. ``interrupt_walk`` takes the legs at once instead (a dive; the lifted stand).
 """
 
 from __future__ import annotations
