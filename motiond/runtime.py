@@ -103,9 +103,9 @@ class BehaviourEmitter:
         self._runtime.director.remove_emitter(self._emitter)
 
 
-#: The longest a script waits for a stepping walk to close its feet (s): a stop from the
-#: walk's top speed takes a few steps.
-_WALK_CLOSE_LIMIT = 3.0
+#: The longest a script waits for a stepping walk to close its feet or a kick to end (s): a stop
+#: from the walk's top speed takes a few steps, a kick under 2 s.
+_LEGS_REST_LIMIT = 3.0
 
 
 class Runtime:
@@ -197,7 +197,8 @@ class Runtime:
 
     def safe_sit(self, name: str = "Sit") -> None:
         """Play a shipped script (Sit by default) above every behaviour, once a stepping walk
-        has closed its feet (after an outage the walk carries on the step it was caught in:
+        has closed its feet or a kick has ended (after an outage the walk carries
+        on the step it was caught in:
         sitting at once from single support after 120-180 ms outages fell 5 of 18 times in
         naosim, this way none). It holds its last posture until :meth:`release_safe_sit`
         (played without holding, it ended and a behaviour's walk still emitted stood the robot
@@ -234,28 +235,34 @@ class Runtime:
         speed: float = 1.0,
     ) -> None:
         """Play a script (or a shipped one by name) and return once it has ended and settled
-        (one that moves the legs starts once a stepping walk has closed its feet)."""
+        (one that moves the legs starts once the walk or a kick has finished, ``skills.script``)."""
         if isinstance(script, str):
             script = shipped_script(script)
         task = Script(script, speed=speed)
         self.emit(task, priority=priority, emitter=emitter)
         await self.next_cycle()
         if task.moves_legs:
-            await self._walk_closed()
+            await self._legs_at_rest()
         await self.wait(script.duration / speed + _SETTLE)
 
     async def play_safety(self, name: str) -> None:
-        """Play a shipped script at :data:`SAFETY_PRIORITY` once a stepping walk has closed its
-        feet (the shutdown's sit: not from the middle of a step) and wait for it to end."""
+        """Play a shipped script at :data:`SAFETY_PRIORITY` once the legs are at rest (the
+        shutdown's sit: not from the middle of a step or a kick) and wait for it to end."""
         self.safe_sit(name)
         await self.next_cycle()
-        await self._walk_closed()
+        await self._legs_at_rest()
         await self.wait(shipped_script(name).duration + _SETTLE)
 
-    async def _walk_closed(self) -> None:
-        """Wait (robot time, at most ``_WALK_CLOSE_LIMIT``) until the walk is not stepping."""
-        deadline = self.now + _WALK_CLOSE_LIMIT
-        while self.walk.stepping(self.now) and self.now < deadline:
+    def legs_in_motion(self) -> bool:
+        """Whether the walk is stepping or a standing kick is under way: a script that moves the
+        legs lets them finish first (``skills.script``)."""
+        return self.walk.stepping(self.now) or self.kick.moving(self.now)
+
+    async def _legs_at_rest(self) -> None:
+        """Wait (robot time, at most ``_LEGS_REST_LIMIT``) until :meth:`legs_in_motion` is
+        false."""
+        deadline = self.now + _LEGS_REST_LIMIT
+        while self.legs_in_motion() and self.now < deadline:
             await self._tick.wait()
 
     def tree_view(self) -> TreeView | None:

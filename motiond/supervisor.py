@@ -113,7 +113,7 @@ class SafetySupervisor:
         self._getup = getup
         self._emitter = director.emitter("safety")
         # Lifted, the feet carry nothing: the legs go to the stand at once, mid-step or not.
-        self._lifted_script = Script(lifted_stand_script(), hold=True, interrupt_walk=True)
+        self._lifted_script = Script(lifted_stand_script(), hold=True, interrupt=True)
         self._protecting = False
         self._getting_up = False
         self._airborne = 0

@@ -22,10 +22,11 @@ def register_skills(
     """
     from skills.freeze import register_freeze
     from skills.kick.engine import register_kick
-    from skills.script import register_script
+    from skills.script import LegsInMotion, register_script
     from skills.walk import register_walk
 
     walk = register_walk(director, servos, state)
-    register_script(director, walk.stepping)
+    kick = register_kick(director, servos, state, walk)
+    register_script(director, LegsInMotion(walk.stepping, kick.moving, walk.period))
     register_freeze(director, servos, state)
-    return walk, register_kick(director, servos, state, walk)
+    return walk, kick

@@ -16,7 +16,9 @@ takes over in the next cycle, a lower-priority one waits for the playing one to 
 A script that moves the legs, emitted above a walk that is stepping, first lets the walk bring
 its feet together (``StopWalk`` as its subtask, as a kick does), then plays: a posture taken
 from the middle of a step (StandInit from single support) tipped naosim's NAO over in a quarter
-of the tries. ``interrupt_walk`` takes the legs at once instead (a dive; the lifted stand).
+of the tries. Above a standing kick under way it waits for the kick to end (the safe sit after
+a LoLA outage mid-swing tipped 2 of 12 kicks). ``interrupt`` takes the legs at once
+instead (a dive; the lifted stand).
 """
 
 from __future__ import annotations
@@ -87,9 +89,9 @@ class Script:
     #: Keep the joints after the last keyframe instead of being Done (a posture to hold
     #: until the task is withdrawn or outranked).
     hold: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
-    #: Take the legs from a stepping walk at once (a dive); otherwise a script that moves the
-    #: legs waits for the walk to bring its feet together.
-    interrupt_walk: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
+    #: Take the legs at once from a stepping walk or a kick under way (a dive); otherwise a
+    #: script that moves the legs lets them finish first.
+    interrupt: bool = attrs.field(default=False, validator=attrs.validators.instance_of(bool))
     # Built at construction so a script that cannot be played fails where it is made.
     sequence: Any = attrs.field(init=False, eq=False, repr=False)
 
@@ -109,7 +111,19 @@ def _never(now: float) -> bool:
     return False
 
 
-def _provide_script(ctx: Context, walk_stepping: Callable[[float], bool]) -> None:
+@attrs.frozen
+class LegsInMotion:
+    """What a script that moves the legs lets finish first (``register_script``):
+    ``walk_stepping(now)``, the walk mid-step (``WalkEngine.stepping``), and
+    ``kick_moving(now)`` (``KickEngine.moving``); ``period``, how often a waiting
+    script looks again (s)."""
+
+    walk_stepping: Callable[[float], bool] = _never
+    kick_moving: Callable[[float], bool] = _never
+    period: float = 0.012
+
+
+def _provide_script(ctx: Context, legs: LegsInMotion) -> None:
     task = ctx.task
     sequence = task.sequence
     waiting = task.start_time is not None and ctx.now < task.start_time
@@ -127,18 +141,23 @@ def _provide_script(ctx: Context, walk_stepping: Callable[[float], bool]) -> Non
     elif waiting:
         ctx.wait(task.start_time)
         return
-    if task.moves_legs and not task.interrupt_walk and walk_stepping(ctx.now):
-        # StopWalk is Done once the feet are together; this provider then runs again.
-        ctx.emit(StopWalk())
-        return
+    if task.moves_legs and not task.interrupt:
+        if legs.walk_stepping(ctx.now):
+            # StopWalk is Done once the feet are together; this provider then runs again.
+            ctx.emit(StopWalk())
+            return
+        if legs.kick_moving(ctx.now):
+            ctx.wait(ctx.now + legs.period)  # the kick keeps the legs until it ends
+            return
     ctx.emit(sequence)
 
 
-def register_script(director: Director, walk_stepping: Callable[[float], bool] = _never) -> None:
+def register_script(director: Director, legs: LegsInMotion | None = None) -> None:
     """Register the Script provider on ``director`` (the actuation tree must be built);
-    ``walk_stepping(now)``: whether the walk is stepping (``WalkEngine.stepping``)."""
+    ``legs``: the motions a script that moves the legs lets finish (none by default)."""
+    legs = legs or LegsInMotion()
 
     def provide(ctx: Context) -> None:
-        _provide_script(ctx, walk_stepping)
+        _provide_script(ctx, legs)
 
     director.provide(Script, provide, name="Script")

@@ -60,10 +60,11 @@ def emit(session: Session, message: dict) -> dict:
     duration = getattr(getattr(task, "script", None), "duration", None)
     if duration is not None:
         result["duration"] = duration / task.speed
-        # A script moving the legs starts once a stepping walk has closed its feet.
+        # A script moving the legs starts once a stepping walk has closed its feet (or a
+        # standing kick has ended).
         runtime = session.runtime
-        stops = task.moves_legs and not task.interrupt_walk
-        result["waits_for_walk"] = bool(stops and runtime.walk.stepping(runtime.now))
+        waits = task.moves_legs and not task.interrupt
+        result["waits_for_legs"] = bool(waits and runtime.legs_in_motion())
     return result
 
 

@@ -86,7 +86,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
             "halted": walk.halted,
         },
         "move": _move(r.walk.move_status()),
-        "kick": attrs.asdict(r.kick.status()),
+        "kick": {**attrs.asdict(r.kick.status()), "moving": r.kick.moving()},
         "footsteps": _footsteps(r.walk.footstep_status()),
         "position": _pose(walk.position),
         "next_position": _pose(next_position(r)),

@@ -158,7 +158,7 @@ def _build_script(fields: Mapping[str, Any], walk: Any = None) -> Script:
         start_time=fields.get("start_time"),
         speed=fields.get("speed", 1.0),
         hold=fields.get("hold", False),
-        interrupt_walk=fields.get("interrupt_walk", False),
+        interrupt=fields.get("interrupt", False),
     )
 
 
@@ -173,7 +173,7 @@ _SCRIPT = TaskType(
         Field("hold", False, False, "keep the last keyframe's posture until withdrawn"),
         Field("start_time", False, None, "robot time (s) to start at; none: now"),
         Field(
-            "interrupt_walk",
+            "interrupt",
             False,
             False,
             "take the legs from a stepping walk at once (a dive); otherwise a script moving "

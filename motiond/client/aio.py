@@ -127,14 +127,14 @@ class Robot(NaoqiVerbs):
         hold: bool = False,
         priority: float | None = None,
         wait: bool = True,
-        interrupt_walk: bool = False,
+        interrupt: bool = False,
     ) -> float:
         """Play a shipped script by ``name``, or one given as ``yaml`` text (docs/scripts.md);
         its duration in s (at ``speed``). ``hold`` keeps its last posture until withdrawn.
-        A script that moves the legs, above a stepping walk, starts once the walk has closed
-        its feet, unless ``interrupt_walk`` (a dive). With ``wait``, returns once it has ended
-        (robot time)."""
-        fields: dict[str, Any] = {"speed": speed, "hold": hold, "interrupt_walk": interrupt_walk}
+        A script that moves the legs, above a stepping walk or a kick under way, starts once
+        they have finished, unless ``interrupt`` (a dive). With ``wait``, returns once it has
+        ended (robot time)."""
+        fields: dict[str, Any] = {"speed": speed, "hold": hold, "interrupt": interrupt}
         if name is not None:
             fields["name"] = name
         if yaml is not None:
@@ -150,9 +150,9 @@ class Robot(NaoqiVerbs):
         self.emitted.add("Script")
         duration = float(reply["duration"])
         if wait:
-            if reply.get("waits_for_walk"):
-                # It starts once the walk has closed its feet (at most a few steps).
-                await self.wait_robot_time(3.0, until=_walk_stands)
+            if reply.get("waits_for_legs"):
+                # It starts once the walk has closed its feet or the kick has ended.
+                await self.wait_robot_time(3.0, until=_legs_at_rest)
             await self.wait_robot_time(duration + 0.1)
         return duration
 
@@ -350,8 +350,8 @@ class Robot(NaoqiVerbs):
                 return  # the daemon is gone: the reader marks the client closed
 
 
-def _walk_stands(state: dict[str, Any]) -> bool:
-    return state["walk"]["phase"] == "standing"
+def _legs_at_rest(state: dict[str, Any]) -> bool:
+    return state["walk"]["phase"] == "standing" and not state["kick"]["moving"]
 
 
 @contextlib.asynccontextmanager

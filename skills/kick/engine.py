@@ -41,6 +41,10 @@ _ANKLES = {
     side: (LEG_JOINTS.index(f"{side[0]}AnklePitch"), LEG_JOINTS.index(f"{side[0]}AnkleRoll"))
     for side in ("L", "R")
 }
+#: The phases in which a standing kick moves the body: onto one foot, the kick, back.
+_MOVING = frozenset(
+    ("shifting", "winding", "swinging", "holding", "retracting", "lowering", "returning")
+)
 _GYRO_FILTER = 0.8
 # Swing samples solved per cycle (about 0.3 ms each): the swing is timed long before it begins.
 _SAMPLES_PER_CYCLE = 3
@@ -72,6 +76,11 @@ class KickEngine:
     def status(self) -> KickStatus:
         """The kick state now."""
         return self._status
+
+    def moving(self, now: float = 0.0) -> bool:
+        """Whether a standing kick is moving the body (from the shift onto one foot until its
+        weight is back on both): a script that moves the legs waits for it."""
+        return self._status.phase in _MOVING
 
     def begin(self, task: Kick, now: float) -> str | None:
         """Take ``task`` on at ``now``; the refusal's reason, or None."""

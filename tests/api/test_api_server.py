@@ -313,7 +313,7 @@ async def test_a_posture_over_another_clients_walk_is_timed_from_the_closed_feet
         assert d.runtime.walk.stepping(d.runtime.now)
         start = d.runtime.now
         reply = await poser.request("emit", type="Script", fields={"name": "StandInit"})
-        assert reply["waits_for_walk"] is True
+        assert reply["waits_for_legs"] is True
         await poser.withdraw("Script")
         await walker.wait_robot_time(0.5)  # the walk resumes: the poser's script is gone
         assert d.runtime.walk.stepping(d.runtime.now)
@@ -331,11 +331,11 @@ async def test_a_posture_over_another_clients_walk_is_timed_from_the_closed_feet
         assert d.runtime.now >= closed[0] + duration
         stand = shipped_script("StandInit").final_pose().position
         assert np.allclose(d.runtime.last_frame.position, stand, atol=1e-6)
-        with pytest.raises(ApiError, match="interrupt_walk"):
+        with pytest.raises(ApiError, match="interrupt"):
             await poser.request(
-                "emit", type="Script", fields={"name": "StandInit", "interrupt_walk": "yes"}
+                "emit", type="Script", fields={"name": "StandInit", "interrupt": "yes"}
             )
         reply = await poser.request(
-            "emit", type="Script", fields={"name": "Sit", "interrupt_walk": True}
+            "emit", type="Script", fields={"name": "Sit", "interrupt": True}
         )
-        assert reply["waits_for_walk"] is False
+        assert reply["waits_for_legs"] is False
