@@ -197,12 +197,11 @@ class Runtime:
 
     def safe_sit(self, name: str = "Sit") -> None:
         """Play a shipped script (Sit by default) above every behaviour, once a stepping walk
-        has closed its feet or a kick has ended (after an outage the walk carries
-        on the step it was caught in:
-        sitting at once from single support after 120-180 ms outages fell 5 of 18 times in
-        naosim, this way none). It holds its last posture until :meth:`release_safe_sit`
-        (played without holding, it ended and a behaviour's walk still emitted stood the robot
-        up and walked on)."""
+        has closed its feet or a kick has ended (after an outage the walk carries on the step
+        it was caught in: sitting at once from single support after 120-180 ms outages fell 5
+        of 18 times in naosim, this way none). It holds its last posture until
+        :meth:`release_safe_sit` (played without holding, it ended and a behaviour's walk
+        still emitted stood the robot up and walked on)."""
         self._safety.emit(Script(shipped_script(name), hold=True), priority=SAFETY_PRIORITY)
 
     def release_safe_sit(self) -> None:
@@ -241,7 +240,7 @@ class Runtime:
         task = Script(script, speed=speed)
         self.emit(task, priority=priority, emitter=emitter)
         await self.next_cycle()
-        if task.moves_legs:
+        if task.waits_for_legs:
             await self._legs_at_rest()
         await self.wait(script.duration / speed + _SETTLE)
 
@@ -256,7 +255,7 @@ class Runtime:
     def legs_in_motion(self) -> bool:
         """Whether the walk is stepping or a standing kick is under way: a script that moves the
         legs lets them finish first (``skills.script``)."""
-        return self.walk.stepping(self.now) or self.kick.moving(self.now)
+        return self.walk.stepping(self.now) or self.kick.moving()
 
     async def _legs_at_rest(self) -> None:
         """Wait (robot time, at most ``_LEGS_REST_LIMIT``) until :meth:`legs_in_motion` is

@@ -27,6 +27,6 @@ def register_skills(
 
     walk = register_walk(director, servos, state)
     kick = register_kick(director, servos, state, walk)
-    register_script(director, LegsInMotion(walk.stepping, kick.moving, walk.period))
+    register_script(director, LegsInMotion(walk.stepping, kick.moving))
     register_freeze(director, servos, state)
     return walk, kick

@@ -103,11 +103,16 @@ class Script:
         """Whether the script commands any leg joint."""
         return not _LEGS.isdisjoint(self.script.joints)
 
+    @property
+    def waits_for_legs(self) -> bool:
+        """Whether it lets a stepping walk or a kick under way finish before it plays."""
+        return self.moves_legs and not self.interrupt
+
 
 _LEGS = frozenset((*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS))
 
 
-def _never(now: float) -> bool:
+def _never(*_: float) -> bool:
     return False
 
 
@@ -115,12 +120,10 @@ def _never(now: float) -> bool:
 class LegsInMotion:
     """What a script that moves the legs lets finish first (``register_script``):
     ``walk_stepping(now)``, the walk mid-step (``WalkEngine.stepping``), and
-    ``kick_moving(now)`` (``KickEngine.moving``); ``period``, how often a waiting
-    script looks again (s)."""
+    ``kick_moving()`` (``KickEngine.moving``)."""
 
     walk_stepping: Callable[[float], bool] = _never
-    kick_moving: Callable[[float], bool] = _never
-    period: float = 0.012
+    kick_moving: Callable[[], bool] = _never
 
 
 def _provide_script(ctx: Context, legs: LegsInMotion) -> None:
@@ -141,13 +144,15 @@ def _provide_script(ctx: Context, legs: LegsInMotion) -> None:
     elif waiting:
         ctx.wait(task.start_time)
         return
-    if task.moves_legs and not task.interrupt:
+    if task.waits_for_legs:
         if legs.walk_stepping(ctx.now):
             # StopWalk is Done once the feet are together; this provider then runs again.
             ctx.emit(StopWalk())
             return
-        if legs.kick_moving(ctx.now):
-            ctx.wait(ctx.now + legs.period)  # the kick keeps the legs until it ends
+        if legs.kick_moving():
+            # The kick keeps the legs until it ends. Any deadline in the future runs this
+            # again in the next cycle (as a sequence waiting for its joints does).
+            ctx.wait(ctx.now + 1e-3)
             return
     ctx.emit(sequence)
 

@@ -62,9 +62,7 @@ def emit(session: Session, message: dict) -> dict:
         result["duration"] = duration / task.speed
         # A script moving the legs starts once a stepping walk has closed its feet (or a
         # standing kick has ended).
-        runtime = session.runtime
-        waits = task.moves_legs and not task.interrupt
-        result["waits_for_legs"] = bool(waits and runtime.legs_in_motion())
+        result["waits_for_legs"] = task.waits_for_legs and session.runtime.legs_in_motion()
     return result
 
 

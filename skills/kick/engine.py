@@ -77,7 +77,7 @@ class KickEngine:
         """The kick state now."""
         return self._status
 
-    def moving(self, now: float = 0.0) -> bool:
+    def moving(self) -> bool:
         """Whether a standing kick is moving the body (from the shift onto one foot until its
         weight is back on both): a script that moves the legs waits for it."""
         return self._status.phase in _MOVING

@@ -104,7 +104,7 @@ def _kicking(seed: int, seconds: float) -> WalkTrial:
     trial.sim.place_ball(float(middle[0] + 0.17), float(middle[1] - 0.05))
     trial.emit(Kick(0.17, -0.05), priority=KICK_PRIORITY)
     assert trial.run(seconds)
-    assert trial.runtime.kick.moving(trial.runtime.now)
+    assert trial.runtime.kick.moving()
     return trial
 
 
