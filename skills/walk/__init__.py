@@ -7,12 +7,13 @@ parameters (:class:`GaitParameters`, :func:`load_gait`, :class:`GaitError`), the
 (:class:`WalkStatus`, :class:`Phase`, :class:`Pose2D`) and :func:`register_walk`.
 """
 
-from skills.walk.engine import WalkEngine, register_walk
+from skills.walk.engine import WalkEngine
 from skills.walk.footsteps import Footstep, Footsteps, FootstepStatus
 from skills.walk.generator import Phase, WalkGenerator
 from skills.walk.odometry import Pose2D
 from skills.walk.params import PARAMETER_RANGES, GaitError, GaitParameters, load_gait
 from skills.walk.posture import WalkTargets
+from skills.walk.providers import register_walk
 from skills.walk.request import Velocity, clamp_request, ratchet
 from skills.walk.status import WalkStatus
 from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward

@@ -1,25 +1,10 @@
-"""The walk in the Director: Walk, WalkToward, StopWalk and KillWalk providers around one
-:class:`~skills.walk.generator.WalkGenerator`.
+"""The walk's engine: one :class:`~skills.walk.generator.WalkGenerator` and what it reads and
+feeds (the legs' odometry, the step calibration and placement, the energy-saving stand), ticked
+at most once per cycle by whichever walk provider runs first (``skills.walk.providers``).
 
-How the walk fits the Director:
-
-- ``Walk`` (every cycle) Needs ``LegsIK``: each cycle it advances the generator once and emits
-  ``LegsIK`` with both sole poses, and the arm swing as *optional* ``LeftArm``/``RightArm``
-  tasks, so any other task (a script, a wave) takes an arm without stopping the walk.
-- ``WalkToward`` scales its shares by the gait's limits and emits a ``Walk``.
-- ``WalkTo`` and ``WalkPath`` (``walk_to.py``, every cycle) emit a ``Walk`` towards a pose.
-- **Stopping after a withdrawn walk.** When the Walk task stops running while a foot is off
-  its stand place (withdrawn by its behaviour, or its emitter gone), its stop provider emits
-  ``StopWalk`` from the walk skill's own emitter, just below the withdrawn walk's priority.
-  StopWalk drives the same generator with a zero request until the feet are together, then is
-  Done. So the robot is never left on one foot because a task vanished, a new Walk at the old
-  priority takes over again at once, and any stronger task (a kick, a get-up, Freeze) still
-  takes the legs whenever it wants.
-- **Interruptions**: the generator is advanced at most once per cycle whoever asks; when a
-  cycle passes without it (the legs were another task's), it starts again from the soles the
-  servos are commanded to, through the walk stand.
-- ``KillWalk`` stops stepping in the next cycle (the swing foot finishes its lift straight
-  down where it is) and the walk holds until its request changes.
+**Interruptions**: when a cycle passes without a tick (the legs were another task's), the walk
+starts again from the soles the servos are commanded to, through the walk stand; a walk not
+ticked for a while whose legs nobody took (a LoLA outage) carries on its step.
 """
 
 from __future__ import annotations
@@ -29,27 +14,26 @@ from typing import Any
 
 import numpy as np
 
-from director import Context, Director, RunReason
+from director import Director
 from lola_io.joints import JOINT_INDEX, LEG_INDICES
-from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
+from providers.actuation import ServoTable
 from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk import next_position
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
-from skills.walk.footsteps import FootstepStatus, register_footsteps
+from skills.walk.footsteps import FootstepStatus
 from skills.walk.gaits import MIN_FREQUENCY_SHARE, frequency_share, shipped_gaits
 from skills.walk.generator import Phase, WalkGenerator
 from skills.walk.landing import LandingModel
 from skills.walk.odometry import LegOdometry, Pose2D
-from skills.walk.params import GaitParameters, load_gait
+from skills.walk.params import GaitParameters
 from skills.walk.placement import PlacementCorrection
 from skills.walk.posture import WalkTargets
 from skills.walk.request import ZERO, Velocity, clamp_request
 from skills.walk.status import WalkStatus
-from skills.walk.tasks import KillWalk, StopWalk, Walk, WalkToward
-from skills.walk.walk_to import MoveProgress, MoveStatus, register_walk_to
+from skills.walk.tasks import StopWalk, Walk
+from skills.walk.walk_to import MoveProgress, MoveStatus
 
-_NEW = (RunReason.NEW_TASK, RunReason.STARTED)
 # Cycles without a tick after which the walk starts again from the commanded legs: longer
 # than a cycle skipped in arbitration, shorter than any motion another task makes.
 _INTERRUPTED = 3.5
@@ -57,8 +41,6 @@ _INTERRUPTED = 3.5
 _TAKEN = 0.01
 _ANKLE_PITCHES = (JOINT_INDEX["LAnklePitch"], JOINT_INDEX["RAnklePitch"])
 _HIP_PITCHES = (JOINT_INDEX["LHipPitch"], JOINT_INDEX["RHipPitch"])
-_LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
-_RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
 
 
 class WalkEngine:
@@ -314,109 +296,4 @@ def _finite(values: Any) -> np.ndarray:
     return q
 
 
-def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> None:
-    g = engine.gait
-    ctx.emit(
-        LegsIK(
-            targets.left_sole,
-            targets.right_sole,
-            stiffness=engine.energy.leg_stiffness(g.leg_stiffness),
-            left_weight=targets.left_weight,
-        )
-    )
-    lp, lr = targets.left_arm
-    rp, rr = targets.right_arm
-    # A disabled arm is simply not in the pack: the Director removes its task and the arm
-    # keeps its last target until some other task commands it.
-    if engine.arms_enabled[0]:
-        ctx.emit(
-            LeftArm(
-                JointCommand(
-                    dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)),
-                    engine.energy.arm_stiffness(g.arm_stiffness),
-                )
-            ),
-            optional=True,
-        )
-    if engine.arms_enabled[1]:
-        ctx.emit(
-            RightArm(
-                JointCommand(
-                    dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)),
-                    engine.energy.arm_stiffness(g.arm_stiffness),
-                )
-            ),
-            optional=True,
-        )
-
-
-def register_walk(
-    director: Director, servos: ServoTable, state: Any, gait: GaitParameters | None = None
-) -> WalkEngine:
-    """Register Walk, WalkToward, StopWalk, KillWalk, WalkTo and WalkPath on ``director``;
-    the engine."""
-    engine = WalkEngine(director, servos, state, gait if gait is not None else load_gait())
-    # First: its every-cycle run emits the Walk, which then runs once in the same cycle.
-    engine.move = register_walk_to(director, engine)
-    register_footsteps(director, engine)
-
-    def walk(ctx: Context) -> None:
-        if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):
-            # LegsIK finished this cycle's command; the next one comes with the next cycle.
-            # (A SUBTASK_DONE that comes first in a cycle, e.g. an arm taken by another task,
-            # is this cycle's run: the every-cycle trigger is skipped after it.)
-            ctx.continue_()
-            return
-        task: Walk = ctx.task
-        if ctx.reason in _NEW or task is not engine.request:
-            if ctx.reason in _NEW:
-                engine.cancel_stop()
-            engine.set_request(task)
-        _emit_targets(ctx, engine, engine.tick(ctx.now))
-
-    def walk_stopped(ctx: Context) -> None:
-        engine.request = None
-        engine.generator.set_request(ZERO)
-        engine.handover_stop(ctx.priority)
-
-    def walk_toward(ctx: Context) -> None:
-        t: WalkToward = ctx.task
-        g = t.gait if t.gait is not None else engine.base_gait
-        scale = frequency_share(t.frequency)
-        forward = t.x * (g.max_forward if t.x >= 0 else g.max_backward) * scale
-        ctx.emit(
-            Walk(
-                forward,
-                t.y * g.max_left * scale,
-                t.theta * g.max_turn * scale,
-                frequency=t.frequency,
-                gait=t.gait,
-                left_gait=t.left_gait,
-                right_gait=t.right_gait,
-            )
-        )
-
-    def stop_walk(ctx: Context) -> None:
-        if ctx.reason is RunReason.SUBTASK_DONE and engine.ticked(ctx.now):
-            ctx.continue_()
-            return
-        engine.generator.set_request(ZERO)
-        targets = engine.tick(ctx.now)
-        if engine.standing():
-            ctx.done()
-            return
-        _emit_targets(ctx, engine, targets)
-
-    def kill_walk(ctx: Context) -> None:
-        engine.kill()
-        ctx.done()
-
-    director.provide(Walk, walk, needs=LegsIK, every_cycle=True, name="Walk")
-    director.provide(Walk, walk_stopped, kind="stop", name="Walk.stop")
-    director.provide(WalkToward, walk_toward, needs=Walk, name="WalkToward")
-    director.provide(StopWalk, stop_walk, needs=LegsIK, every_cycle=True, name="StopWalk")
-    director.provide(KillWalk, kill_walk, name="KillWalk")
-    return engine
-
-
-__all__ = ["MIN_FREQUENCY_SHARE", "ZERO", "Velocity", "WalkEngine", "register_walk"]
+__all__ = ["MIN_FREQUENCY_SHARE", "ZERO", "Velocity", "WalkEngine"]

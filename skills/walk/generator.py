@@ -54,21 +54,16 @@ from skills.walk.posture import (
     BodySense,
     WalkPosture,
     WalkTargets,
-    finite,
     posture,
-    sideways_share,
     walk_targets,
 )
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, step_velocity
 from skills.walk.soles import SoleGeometry, blend_pose
-from skills.walk.step import Foot, footstep_plan, move_feet, step_ends, step_size
+from skills.walk.step import Foot, footstep_plan, step_ends, step_size
 from skills.walk.stop_plan import StopStep, dry_run_stop
+from skills.walk.stride import Stride, closing_lead
 
-_LEAD_RAMP = 0.4  # of a step: the share over which the lead is built up
-#: Share of a straight sideways walk's full speed (``sideways_share``) from which a closing
-#: foot's lead (``close_lead``) grows, to its full value at the limit.
-_CLOSE_LEAD_FROM = 0.75
 #: Steps after an in-walk kick's step before a backward fall is caught again.
 _KICK_SETTLE_STEPS = 2
 
@@ -108,16 +103,8 @@ class WalkGenerator:
         #: lift and largest step of a foot's steps come from its gait; None: ``gait``'s.
         self.foot_gaits: tuple[GaitParameters | None, GaitParameters | None] = (None, None)
         self._protection = Protection()
-        self._t = 0.0
-        self._period = gait.step_period
-        self._lift = 0.0
-        self._start: tuple[Foot, Foot] = (Foot(), Foot())
-        self._end: tuple[Foot, Foot] = (Foot(), Foot())
-        self._support_lift = 0.0
-        self._side_lead = 0.0  # the step's (``_closing_lead``)
-        self._first_step = False
-        #: A kill's step under way: it ends with the feet where they were at the kill.
-        self._landing = False
+        #: The step under way (or the last one, standing).
+        self.stride = Stride(gait.step_period)
         #: The gait walked towards; ``gait`` is it, or a blend on the way to it.
         self.target_gait = gait
         self._gait_blend: tuple[GaitParameters, float, float] | None = None  # from, t, duration
@@ -166,7 +153,7 @@ class WalkGenerator:
         self.phase = Phase.STARTING
         self.left, self.right = Foot(), Foot()
         self.executed = ZERO
-        self._landing = False
+        self.stride.landing = False
         # A kill survives a restart (the legs taken and given back): only resume() ends it.
         self._blend = (np.array(left_sole, dtype=float), np.array(right_sole, dtype=float))
         self._blend_t = 0.0
@@ -182,13 +169,13 @@ class WalkGenerator:
         posture lands it in time."""
         self.killed = True
         stepping = self.phase in (Phase.WALKING, Phase.STOPPING)
-        if not stepping or self._t >= self._period:
+        if not stepping or self.stride.t >= self.stride.period:
             self._halt()
             return
         self.steps.drop()
         here = (attrs.evolve(self.left, z=0.0), attrs.evolve(self.right, z=0.0))
-        self._start = self._end = here
-        self._landing = True
+        # It ends with the feet where they were at the kill.
+        self.stride = attrs.evolve(self.stride, start=here, end=here, landing=True)
         self.phase = Phase.STOPPING
 
     def resume(self) -> None:
@@ -211,7 +198,7 @@ class WalkGenerator:
 
     def sole_end(self, left: bool) -> Pose2D:
         """Where the step under way puts the ``left`` (or right) sole, seen from the body."""
-        end = self._end[0 if left else 1]
+        end = self.stride.end[0 if left else 1]
         # The sole's place: its stance and its toe-out's heel shift (``SoleGeometry.pose``).
         out = self._hip_y + self.gait.foot_spread + self._geometry.heel_shift(end.yaw)
         com = self._posture().com
@@ -226,10 +213,10 @@ class WalkGenerator:
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return []
         # The run costs a quarter of a millisecond here, too much to repeat every cycle on a
-        # NAO. Every step (and a kill) plans new ends, so ``_end`` stands for the step and
-        # what was set as it began (phase, velocity, footstep); the rest may change within it.
+        # NAO. Every step (and a kill) plans new ends, so ``stride.end`` stands for the step
+        # and what was set as it began (phase, velocity, footstep); the rest may change within it.
         # (The torso's pitch, which may shrink a backward step, is read as the step begins.)
-        key = (self._end, self.gait, self.frequency, self.foot_gaits, self._blocked())
+        key = (self.stride.end, self.gait, self.frequency, self.foot_gaits, self._blocked())
         if self._stop_cache is not None and self._stop_cache[0] == key:
             return list(self._stop_cache[1])
         # The copy shares what its steps only read (the gaits, the geometry, the models
@@ -242,7 +229,7 @@ class WalkGenerator:
     def finish_step(self) -> bool:
         """End the step under way as planned, its feet where its plan puts them and no sensors
         read (``skills.walk.stop_plan``'s dry run); True once that leaves the robot standing."""
-        self._t = self._period
+        self.stride.t = self.stride.period
         self._move_feet()
         self._end_step()
         return self.phase is Phase.STANDING
@@ -252,7 +239,7 @@ class WalkGenerator:
         """Seconds left in the step being made (0 when standing); it cannot be changed."""
         if self.phase in (Phase.STANDING, Phase.STARTING):
             return 0.0
-        return max(0.0, self._period - self._t)
+        return self.stride.remaining
 
     # ------------------------------------------------------------------ the cycle
 
@@ -277,9 +264,9 @@ class WalkGenerator:
             else:
                 self.left.z = self.right.z = 0.0
                 return self._targets(support=None)
-        self._t += dt
+        self.stride.t += dt
         self._move_feet()
-        if self._step_ended(sense):
+        if self.stride.ended(sense.fsr, self.swing_left, self.gait):
             self._end_step()
         return self._targets(support=self.phase is not Phase.STANDING)
 
@@ -307,14 +294,13 @@ class WalkGenerator:
     def _begin_step(self, swing_left: bool, *, first: bool = False) -> None:
         g = self.gait
         self.swing_left = swing_left
-        self._first_step = first
         after_footstep = self.steps.finish()
         self.placing = after_footstep
         if not first and not self._blocked():
             planned = self.steps.take(swing_left)
             if planned is not None:
                 self._begin_footstep(planned)
-                return
+                return  # never a first step
         target = ZERO if self._blocked() else self.target
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
@@ -357,7 +343,6 @@ class WalkGenerator:
             size = attrs.evolve(size, length=f, period=period, lift=lift)
             self.kicking = role == "kick"
             self.placing = self.placing or role is not None
-        self._period = size.period
         # Leaning further forward (or back) than the gait's lean means the body is falling
         # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
         # adjustment, in its simplest form), from the torso pitch averaged over the last step.
@@ -365,32 +350,17 @@ class WalkGenerator:
         # The body leads a sideways opening in proportion to the sideways speed: a walk that
         # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
         share = between(0.5, g.side_open_share, share_of(v.left, g.max_left))
-        left_end, right_end = step_ends(size, swing_left, catch, open_share=share)
-        self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
-        self._end = (left_end, right_end)
-        self._side_lead = self._closing_lead(v)
-        support = self.right if swing_left else self.left
-        self._support_lift = support.z
-        self._lift = size.lift
-        self._t = 0.0
-
-    def _closing_lead(self, v: Velocity) -> float:
-        """How far (share of the step) the swing foot's sideways travel runs ahead of its lift
-        on the step just planned: ``close_lead`` on a closing step (the foot comes back towards
-        the hips) walking straight sideways near the limit, none otherwise.
-
-        The swing hip roll lags its command (naosim's servo follows a moving target 51 ms late,
-        damping over gain, and the actuation delay adds 24-48 ms), and the body, rolling
-        towards a late closing foot, puts it down early and short of the hips: the steps after
-        such a landing are wide and irregular. An opening foot that ran ahead made the walk
-        slower; on every step, walks to poses (sideways while going forwards and turning) had a
-        foot put down early and short now and then, and their next position was off by up to
-        2.8 cm (docs, "Sideways: a closing foot that runs ahead")."""
-        i = 0 if self.swing_left else 1
-        if abs(self._end[i].y) >= abs(self._start[i].y):
-            return 0.0
-        side = sideways_share(self.gait, v.forward, v.left, v.turn)
-        return self.gait.close_lead * max(0.0, side - _CLOSE_LEAD_FROM) / (1.0 - _CLOSE_LEAD_FROM)
+        start = (attrs.evolve(self.left), attrs.evolve(self.right))
+        end = step_ends(size, swing_left, catch, open_share=share)
+        self.stride = Stride(
+            size.period,
+            start,
+            end,
+            lift=size.lift,
+            support_lift=(self.right if swing_left else self.left).z,
+            side_lead=closing_lead(g, start, end, swing_left, v),
+            first=first,
+        )
 
     @property
     def _lining_up(self) -> bool:
@@ -415,7 +385,6 @@ class WalkGenerator:
         g = self.gait
         self.placing = True
         self.phase = Phase.WALKING
-        self._period = step.period
         plan = footstep_plan(
             step,
             self.aim(step.move, step.left),
@@ -424,51 +393,20 @@ class WalkGenerator:
             gait=g,
             catch=g.catch_pitch * self._body.pitch_error_mean,
         )
-        self._start = (attrs.evolve(self.left), attrs.evolve(self.right))
-        self._end = (plan.left_end, plan.right_end)
         self.executed = plan.velocity
-        self._side_lead = 0.0
-        support_foot = self.right if step.left else self.left
-        self._support_lift = support_foot.z
-        self._lift = plan.lift
-        self._t = 0.0
-
-    def _move_feet(self) -> None:
-        # The feet are commanded ``lead`` seconds ahead, so that they arrive when planned
-        # despite the actuation delay and the servos' lag. The lead is built up over the first
-        # part of the step (the feet start a little faster), never as a jump.
-        t, lead = self._t, self.gait.lead
-        if lead > 0.0:
-            t += lead * min(1.0, t / (_LEAD_RAMP * self._period))
-        s = min(1.0, t / self._period)
-        (l0, r0), (l1, r1) = self._start, self._end
-        left = self.swing_left
-        move_feet(
-            s,
-            self.left if left else self.right,
-            self.right if left else self.left,
-            ends=((l0, l1), (r0, r1)) if left else ((r0, r1), (l0, l1)),
-            lift=self._lift,
-            support_lift=self._support_lift,
-            side_dead_share=self.gait.side_dead_share,
-            side_lead=self._side_lead,
+        self.stride = Stride(
+            step.period,
+            (attrs.evolve(self.left), attrs.evolve(self.right)),
+            (plan.left_end, plan.right_end),
+            lift=plan.lift,
+            support_lift=(self.right if step.left else self.left).z,
         )
 
-    def _step_ended(self, sense: Any) -> bool:
-        g = self.gait
-        t, period = self._t, self._period
-        if t >= g.switch_timeout * period or (self._landing and t >= period):
-            return True
-        if t < g.switch_min_phase * period:
-            return False
-        fsr = sense.fsr
-        left = finite(fsr[0] + fsr[1] + fsr[2] + fsr[3], 0.0)
-        right = finite(fsr[4] + fsr[5] + fsr[6] + fsr[7], 0.0)
-        swing, support = (left, right) if self.swing_left else (right, left)
-        return swing >= g.switch_pressure and swing > support
+    def _move_feet(self) -> None:
+        self.stride.move(self.left, self.right, self.swing_left, self.gait)
 
     def _end_step(self) -> None:
-        if self._landing:
+        if self.stride.landing:
             self._halt()  # a kill's step: no count, nothing learnt from it
             return
         self.step_count += 1
@@ -480,11 +418,11 @@ class WalkGenerator:
         together = self.left.together() and self.right.together()
         stop = self._blocked() or self.target.is_zero
         pending = self.steps.pending
-        if stop and together and self.executed.is_zero and not self._first_step and not pending:
+        if stop and together and self.executed.is_zero and not self.stride.first and not pending:
             self.phase = Phase.STANDING
             self.executed = ZERO
             self.left.z = self.right.z = 0.0  # the swing foot has landed: it carries weight
-            self._t = 0.0
+            self.stride.t = 0.0
             return
         self._begin_step(not self.swing_left)
 
@@ -493,13 +431,13 @@ class WalkGenerator:
     def _halt(self) -> None:
         """Stop stepping at once: feet down where they are, standing."""
         self.steps.drop()
-        self._landing = False
+        self.stride.landing = False
         if self.phase is Phase.STARTING:
             return  # finish moving to the stand; nothing is in the air
         self.phase = Phase.STANDING
         self.executed = ZERO
         self.left.z = self.right.z = 0.0
-        self._t = 0.0
+        self.stride.t = 0.0
 
     # ------------------------------------------------------------------ output
 
@@ -546,7 +484,7 @@ class WalkGenerator:
             self._body,
             self._posture(),
             swing_left=self.swing_left,
-            step_share=self._t / self._period if support else None,
+            step_share=self.stride.share if support else None,
             stand_raise=self.stand_raise,
         )
 

@@ -67,7 +67,7 @@ def _support_sole(gait, forward: float, left: float = 0.0, cycles: int = 150) ->
         sense.fsr[:] = 0.6
         if gen.phase in (Phase.WALKING, Phase.STOPPING):
             swing = slice(0, 4) if gen.swing_left else slice(4, 8)
-            sense.fsr[swing] = 0.9 if gen._t >= 0.8 * gen._period else 0.0
+            sense.fsr[swing] = 0.9 if gen.stride.t >= 0.8 * gen.stride.period else 0.0
         sense.gyro = np.array([0.0, 0.4, 0.0])
         sense.pitch = 0.2
         out = gen.update(DT, sense)

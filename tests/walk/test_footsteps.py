@@ -150,7 +150,7 @@ def _relative(gen: WalkGenerator, left: bool) -> Pose2D:
     """The planned end of the step: the swing sole in the support sole's frame, where the
     sole poses put them (each moved out by its toe-out's heel shift)."""
     stance = gen._hip_y + gen.gait.foot_spread
-    lf, rf = gen._end
+    lf, rf = gen.stride.end
     heel = gen._geometry.heel_shift
     left_pose = Pose2D(lf.x, lf.y + stance + heel(lf.yaw), lf.yaw)
     right_pose = Pose2D(rf.x, rf.y - stance - heel(rf.yaw), rf.yaw)

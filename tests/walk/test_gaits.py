@@ -174,7 +174,7 @@ def _steps(gen: WalkGenerator, cycles: int) -> dict[bool, set[tuple[float, float
     for _ in range(cycles):
         gen.update(0.012, sense)
         if gen.step_count > 10:  # at speed (the walk speeds up 0.05 m/s a step)
-            seen[gen.swing_left].add((round(gen._period, 4), round(gen._lift, 4)))
+            seen[gen.swing_left].add((round(gen.stride.period, 4), round(gen.stride.lift, 4)))
     return seen
 
 

@@ -79,7 +79,7 @@ def test_random_request_sequences_keep_every_plan_inside_the_limits(plan, touchd
         for _ in range(cycles):
             stepping = gen.phase in (Phase.WALKING, Phase.STOPPING)
             # The swing foot lands at ``touchdown`` of the step (or never: the timeout).
-            landed = stepping and not never and gen._t >= touchdown * gen._period
+            landed = stepping and not never and gen.stride.t >= touchdown * gen.stride.period
             swing, support = (
                 (slice(0, 4), slice(4, 8))
                 if gen.swing_left
@@ -129,7 +129,7 @@ def test_a_zero_request_stands_with_the_feet_together_within_two_steps():
 
 def test_kill_lands_the_swing_foot_where_it_is_within_its_step_then_holds():
     gen, sense = _walking(0.2, cycles=200)
-    while not (gen.phase is Phase.WALKING and gen._t < 0.4 * gen._period):
+    while not (gen.phase is Phase.WALKING and gen.stride.t < 0.4 * gen.stride.period):
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
     steps = gen.step_count
@@ -144,7 +144,7 @@ def test_kill_lands_the_swing_foot_where_it_is_within_its_step_then_holds():
         cycles += 1
         # No foot moves along the ground; the swing foot only finishes its lift.
         assert [(f.x, f.y, f.yaw) for f in (gen.left, gen.right)] == feet
-        assert cycles * DT <= gen._period + DT
+        assert cycles * DT <= gen.stride.period + DT
     assert gen.left.z == gen.right.z == 0.0 and swing.z == 0.0
     assert gen.step_count == steps  # a kill's landing is no step of the walk
     for _ in range(100):
@@ -160,7 +160,7 @@ def test_kill_lands_the_swing_foot_where_it_is_within_its_step_then_holds():
 
 def test_kill_between_steps_or_standing_stands_at_once():
     gen, _ = _walking(0.2, cycles=200)
-    gen._t = gen._period  # the step's time is up: nothing is left to land
+    gen.stride.t = gen.stride.period  # the step's time is up: nothing is left to land
     gen.kill()
     assert gen.phase is Phase.STANDING and gen.left.z == gen.right.z == 0.0
     standing = WalkGenerator(GAIT)
@@ -266,7 +266,7 @@ def _land_at(gen: WalkGenerator, sense: Sense, share: float) -> None:
     sense.fsr[:] = 0.6
     if stepping:
         swing = slice(0, 4) if gen.swing_left else slice(4, 8)
-        sense.fsr[swing] = 0.9 if gen._t >= share * gen._period else 0.0
+        sense.fsr[swing] = 0.9 if gen.stride.t >= share * gen.stride.period else 0.0
 
 
 def test_a_tilted_or_spinning_torso_stops_the_stepping_until_it_is_calm_again():
@@ -307,7 +307,7 @@ def test_the_body_leads_a_fast_sideways_opening_and_a_slow_one_splits_it_in_half
         gen, sense = _walking(0.0, left, cycles=300, gait=gait)
         _next_step(gen, sense, opening=True)
         assert gen.swing_left and gen.executed.left == pytest.approx(left)
-        left_end, right_end = gen._end
+        left_end, right_end = gen.stride.end
         opening = left_end.y - right_end.y
         assert opening > 0.0
         # The support foot's end is where the body has moved over it.
@@ -327,15 +327,15 @@ def test_a_closing_foot_runs_ahead_only_walking_straight_sideways_near_the_limit
     forward, left, turn = velocity
     gen, sense = _walking(forward, left * GAIT.max_left, turn, cycles=400)
     _next_step(gen, sense, opening=True)
-    assert gen._side_lead == 0.0  # an opening foot never runs ahead
+    assert gen.stride.side_lead == 0.0  # an opening foot never runs ahead
     _next_step(gen, sense, opening=False)
-    assert gen._side_lead == pytest.approx(lead)
+    assert gen.stride.side_lead == pytest.approx(lead)
     # The closing foot's sideways travel is that far ahead of a foot that does not lead.
-    (_, r0), (_, r1) = gen._start, gen._end
+    (_, r0), (_, r1) = gen.stride.start, gen.stride.end
     assert abs(r1.y) < abs(r0.y)
     for _ in range(8):
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
-    s = gen._t / gen._period
+    s = gen.stride.t / gen.stride.period
     side = smooth_step(min(1.0, s + lead), GAIT.side_dead_share)
     assert gen.right.y == pytest.approx(r0.y + (r1.y - r0.y) * side)
