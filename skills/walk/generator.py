@@ -25,8 +25,8 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   gently than stopping: ``skills.walk.request.ratchet``).
 - **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
   start) takes no backward step, and **a backward lean** (``slow_lean`` behind it, averaged
-  over about a step) slows a forward walk until it has passed
-  (``skills.walk.request.step_velocity``).
+  over about a step) slows a forward walk until it has passed, as does a forward lean
+  (``fast_lean`` past it) at speed (``skills.walk.request.step_velocity``).
 - **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
   ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
   an ordinary step.

@@ -141,6 +141,8 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "back_step_lean": (0.0, 0.5, "rad", "forward lean past the gait's that bars backward steps"),
     "slow_lean": (0.05, 1.0, "rad", "backward lean past the gait's that slows a forward walk"),
     "slow_decel": (0.0, 0.3, "m/s", "forward speed taken off a step while leaning back so"),
+    "fast_lean": (0.0, 1.0, "rad", "forward lean past the gait's that slows a fast forward walk"),
+    "fast_lean_share": (0.0, 1.0, "1", "share of the forward limit from which fast_lean slows"),
     "back_catch_lean": (0.0, 1.0, "rad", "backward lean past the gait's of a backward fall"),
     "back_catch_rate": (0.0, 5.0, "rad/s", "backward pitch rate of a backward fall"),
     "back_catch_speed": (0.0, 0.35, "m/s", "backward speed of the step that catches it"),
@@ -266,6 +268,8 @@ class GaitParameters:
     back_step_lean: float = _parameter("back_step_lean")
     slow_lean: float = _parameter("slow_lean")
     slow_decel: float = _parameter("slow_decel")
+    fast_lean: float = _parameter("fast_lean")
+    fast_lean_share: float = _parameter("fast_lean_share")
     back_catch_lean: float = _parameter("back_catch_lean")
     back_catch_rate: float = _parameter("back_catch_rate")
     back_catch_speed: float = _parameter("back_catch_speed")

@@ -144,6 +144,10 @@ def step_velocity(
     - Leaning back past ``slow_lean`` (averaged) a forward walk slows by ``slow_decel`` a step:
       the legs are outrunning the body, which drifts further back step by step at a sprint on
       weak bodies until it falls. The speed shrinks until the body has caught up.
+    - Leaning forwards past ``fast_lean`` (averaged), walking forwards at ``fast_lean_share``
+      of the limit or faster, it slows the same way: the body is falling forwards ahead of
+      its steps, a little further each step (B-Human's walk slows when it keeps adjusting its
+      steps for the same reason).
     - Walking forwards, at most ``back_catch_share`` of the limit and asked to go on forwards,
       leaning back past ``back_catch_lean`` and pitching back faster than
       ``back_catch_rate``, the body is falling backwards (a push from the front): the step
@@ -166,7 +170,8 @@ def step_velocity(
         # ``back_catch_share`` of the limit (turning fast, the torso pitches back as fast at a
         # step's start without falling).
         return Velocity(-back, v.left, v.turn)
-    if v.forward > 0.0 and lean_mean < -gait.slow_lean:
+    fast = current.forward >= gait.fast_lean_share * gait.max_forward
+    if v.forward > 0.0 and (lean_mean < -gait.slow_lean or (fast and lean_mean > gait.fast_lean)):
         slower = min(v.forward, max(0.0, current.forward - gait.slow_decel))
         v = Velocity(slower, v.left, v.turn)
     if v.forward < 0.0 and lean > gait.back_step_lean:

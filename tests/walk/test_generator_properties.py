@@ -220,6 +220,37 @@ def test_leaning_back_past_the_guard_slows_a_forward_walk_until_it_has_caught_up
     assert gen.executed.forward == pytest.approx(top)
 
 
+def test_leaning_forwards_past_the_guard_slows_a_fast_forward_walk_only():
+    fast = GAIT.fast_lean_share * GAIT.max_forward
+    gen, sense = _walking(0.4, cycles=400)
+    top = gen.executed.forward
+    assert top > fast
+    seen = []
+    for _ in range(150):
+        # The body falls forwards ahead of its steps, whatever lean the speed asks.
+        sense.pitch = gen._posture().lean + GAIT.fast_lean + 0.05
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        seen.append(gen.executed.forward)
+    # It slows by slow_decel a step while fast; below the share it may speed up by a step's
+    # acceleration, never further, and it never stops or goes backwards.
+    assert min(seen) < fast
+    assert max(seen[len(seen) // 2 :]) <= fast + GAIT.forward_accel + 1e-9
+    assert min(seen) > 0.0
+    steps = [b - a for a, b in itertools.pairwise(seen) if b < a]
+    assert steps and all(-d <= GAIT.slow_decel + 1e-9 for d in steps)
+    for _ in range(300):
+        sense.pitch = gen._posture().lean  # the steps have caught up: full speed again
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.executed.forward == pytest.approx(top)
+    # Leaning as far forwards at a speed under the share, or walking backwards: unchanged.
+    for speed in (0.9 * fast, -0.2):
+        lean = GAIT.fast_lean + 0.05
+        v = step_velocity(GAIT, Velocity(speed), Velocity(speed), lean, lean, catch=False)
+        assert v.forward == pytest.approx(speed)
+
+
 def test_falling_backwards_fast_the_next_step_goes_back_but_not_drifting_back_slowly():
     fast = -(GAIT.back_catch_rate + 0.5)
     for rate, asked, steps_back in ((fast, 0.2, True), (0.0, 0.2, False), (fast, -0.3, False)):
