@@ -134,12 +134,16 @@ def in_walk_trial(
     seed: int = 0,
     perturbation: Perturbation | None = None,
     model: str | None = None,
+    params: KickParameters | None = None,
     max_seconds: float = 12.0,
 ) -> InWalkResult:
-    """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending, walk on
-    for a second after the kick, then stand until the ball stops (or ``max_seconds``)."""
+    """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending (with
+    ``params``, else the shipped ones), walk on for a second after the kick, then stand until
+    the ball stops (or ``max_seconds``)."""
     trial, start, heading = _ball_ahead(kick, seed, perturbation, model)
     kicks = trial.runtime.kick
+    if params is not None:
+        kicks.params = params
     trial.walk(speed)
     trial.emit(kick, priority=KICK_PRIORITY)
     ended_at, walked, stopped, body = None, 0.0, False, None

@@ -34,6 +34,7 @@ def kick_step(params: KickParameters, left: bool | None) -> KickStep:
         contact_height=p.in_walk_contact_height,
         penetration=p.penetration,
         max_offset=p.in_walk_max_offset,
+        line_up_speed=p.in_walk_line_up,
     )
 
 

@@ -53,6 +53,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "in_walk_length": (0.0, 0.25, "m", "preferred in-walk kick step"),
     "in_walk_max_length": (0.04, 0.3, "m", "longest in-walk kick step"),
     "in_walk_max_offset": (0.0, 0.08, "m", "ball off the kicking foot's line, in-walk"),
+    "in_walk_line_up": (0.0, 0.2, "m/s", "sideways speed that brings a ball further off into line"),
     "in_walk_steps": (1, 40, "steps", "steps the in-walk kick waits for the ball"),
     "min_contact_x": (-0.05, 0.15, "m", "nearest contact: kicking ankle ahead of its place"),
     "max_contact_x": (-0.05, 0.2, "m", "farthest contact: kicking ankle ahead of its place"),
@@ -119,6 +120,7 @@ class KickParameters:
     in_walk_length: float = _parameter("in_walk_length")
     in_walk_max_length: float = _parameter("in_walk_max_length")
     in_walk_max_offset: float = _parameter("in_walk_max_offset")
+    in_walk_line_up: float = _parameter("in_walk_line_up")
     in_walk_steps: int = _parameter("in_walk_steps")
     min_contact_x: float = _parameter("min_contact_x")
     max_contact_x: float = _parameter("max_contact_x")

@@ -47,7 +47,7 @@ import numpy as np
 from skills.walk.footstep_queue import FootstepQueue
 from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import blend
-from skills.walk.kick_step import KickStep, shape_step
+from skills.walk.kick_step import KickStep, line_up, shape_step
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters, between, share_of
 from skills.walk.posture import (
@@ -58,7 +58,7 @@ from skills.walk.posture import (
     walk_targets,
 )
 from skills.walk.protection import Protection
-from skills.walk.request import ZERO, Velocity, step_velocity
+from skills.walk.request import ZERO, Velocity, clamp_request, step_velocity
 from skills.walk.soles import SoleGeometry, blend_pose
 from skills.walk.step import Foot, footstep_plan, step_ends, step_size
 from skills.walk.stop_plan import StopStep, dry_run_stop
@@ -302,6 +302,10 @@ class WalkGenerator:
                 self._begin_footstep(planned)
                 return  # never a first step
         target = ZERO if self._blocked() else self.target
+        if self.kick is not None and not target.is_zero:
+            side = line_up(self.kick, self._hip_y + g.foot_spread, g.step_period)
+            if side != 0.0:
+                target = clamp_request(g, target.forward, target.left + side, target.turn)
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
             self.executed = ZERO

@@ -17,10 +17,16 @@ of every step the generator asks :func:`shape_step` what this step should be:
   a ball walked at comes in reach of one of them;
 - an ordinary step otherwise.
 
+A ball off the kicking foot's line by more than the kick takes (``max_offset``) is brought into
+it by a sideways speed the walk adds to its request (:func:`line_up`), as a behaviour
+steering at the ball would.
+
 Feet frames here are the walk's: x forward along the foot, y left, both feet parallel.
 """
 
 from __future__ import annotations
+
+import math
 
 import attrs
 
@@ -30,6 +36,11 @@ BALL_RADIUS = 0.05
 _SHORTEST = 0.4
 #: A kick step at its longest meets a ball this far (m) short of its landing, or nearer.
 _PAST_MID = 0.03
+#: Steps over which the walk brings the kicking foot's line onto the ball (``line_up``).
+LINE_UP_STEPS = 2.0
+#: How much nearer (m) the other foot's line must be before a kick by either foot lines up
+#: with it instead.
+LINE_UP_SWITCH = 0.02
 #: A ball nearer than mid-stride is still met before it, by the shortest kick step, while the
 #: swing has covered at least this share of its travel there (the half-cosine swing then
 #: moves at 0.8 of its top speed, the sole at 0.64 of its contact height).
@@ -56,8 +67,13 @@ class KickStep:
     penetration: float
     #: Largest sideways offset (m) of the ball from the kicking foot's line.
     max_offset: float
+    #: The most sideways speed (m/s) the walk adds to bring a ball further off than that
+    #: into line (0: none).
+    line_up_speed: float = 0.0
     #: The ball (x, y) from the left sole and from the right sole, m (set every cycle).
     ball: dict[bool, tuple[float, float]] = attrs.field(factory=dict)
+    #: The foot the walk lines up with the ball (``line_up``), once it has begun.
+    lining: bool | None = None
     #: The kick step has begun (it cannot be taken back), and has landed.
     made: bool = False
     landed: bool = False
@@ -70,6 +86,37 @@ def in_line(kick: KickStep, swing_left: bool, stance: float) -> bool:
     _, y = kick.ball[not swing_left]
     line = (1.0 if swing_left else -1.0) * 2.0 * stance
     return abs(y - line) <= kick.max_offset
+
+
+def line_up(kick: KickStep, stance: float, period: float) -> float:
+    """The sideways speed (m/s, + left, at most ``kick.line_up_speed``) that brings the ball
+    into the kicking foot's line over ``LINE_UP_STEPS`` steps of ``period`` s: its offset
+    from the line that foot's kick step lands on (seen from the other sole, as
+    :func:`in_line` sees it), less the ``max_offset`` the kick takes anyway; for a kick by
+    either foot, the nearer foot's. 0 once the kick step has begun, while the ball is not
+    ahead, or in line."""
+    if kick.made or not kick.ball or kick.line_up_speed <= 0.0:
+        return 0.0
+    offsets = {}
+    for foot in (True, False) if kick.left is None else (kick.left,):
+        if (not foot) in kick.ball:
+            x, y = kick.ball[not foot]
+            if x > 0.0:
+                offsets[foot] = y - (1.0 if foot else -1.0) * 2.0 * stance
+    if not offsets:
+        return 0.0
+    nearer = min(offsets, key=lambda f: abs(offsets[f]))
+    kept = offsets.get(kick.lining) if kick.lining is not None else None
+    if kept is None or abs(kept) > abs(offsets[nearer]) + LINE_UP_SWITCH:
+        # Either foot's: the nearer one, kept until the other is clearly nearer (the ball
+        # between the feet, aiming at whichever was nearer each step walked the ball into
+        # the middle).
+        kick.lining = nearer
+    off = offsets[kick.lining]
+    if abs(off) <= kick.max_offset:
+        return 0.0  # in line: sideways steps would only cost the kick step its length
+    speed = math.copysign(abs(off) - kick.max_offset, off) / (LINE_UP_STEPS * period)
+    return max(-kick.line_up_speed, min(kick.line_up_speed, speed))
 
 
 def _reach(kick: KickStep, front: float) -> float:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from motiond.kick_trial import in_walk_trial
 from skills.kick import InWalkKick, load_kick_parameters
 from skills.kick.in_walk import kick_step as make_kick_step
-from skills.walk.kick_step import BALL_RADIUS, KickStep, shape_step
+from skills.walk.kick_step import BALL_RADIUS, LINE_UP_STEPS, KickStep, line_up, shape_step
 
 PARAMS = load_kick_parameters()
 FRONT, STANCE, PERIOD, LONGEST = 0.11, 0.05, 0.19, 0.066
@@ -161,7 +162,66 @@ def test_an_in_walk_kick_in_naosim_kicks_and_walks_on():
     assert result.walked_after > 0.1
 
 
-def test_a_ball_between_the_feet_is_missed_and_the_walk_goes_on():
-    result = in_walk_trial(InWalkKick(0.6, 0.0), 0.15, max_seconds=8.0)
+def test_without_the_line_up_a_ball_between_the_feet_is_missed_and_the_walk_goes_on():
+    params = attrs.evolve(PARAMS, in_walk_line_up=0.0)
+    result = in_walk_trial(InWalkKick(0.6, 0.0), 0.15, params=params, max_seconds=8.0)
     assert result.status.outcome == "missed"
     assert not result.fell
+
+
+@pytest.mark.parametrize(("ball_y", "speed"), [(0.0, 0.15), (0.12, 0.3)])
+def test_a_ball_off_the_feet_lines_is_lined_up_sideways_and_kicked(ball_y, speed):
+    # Between the feet, and 7 cm outside the left foot's line: both missed without it.
+    result = in_walk_trial(InWalkKick(0.9, ball_y), speed)
+    assert result.status.outcome == "kicked"
+    assert not result.fell
+    assert result.travel > 0.5
+
+
+def _seen(kick: KickStep, ball_y: float, x: float = 0.5) -> None:
+    """The ball ``ball_y`` left of the hips' centre, ``x`` ahead, from feet side by side."""
+    kick.ball[True] = (x, ball_y - STANCE)
+    kick.ball[False] = (x, ball_y + STANCE)
+
+
+@given(st.floats(-0.25, 0.25), st.sampled_from([None, True, False]))
+def test_the_line_up_moves_the_kicking_foot_towards_the_ball_and_no_faster_than_asked(ball_y, left):
+    kick = kick_step(left)
+    _seen(kick, ball_y)
+    speed = line_up(kick, STANCE, PERIOD)
+    foot = kick.lining
+    off = ball_y - (STANCE if foot else -STANCE)
+    assert left is None or foot is left
+    assert abs(speed) <= kick.line_up_speed + 1e-12
+    if abs(off) <= kick.max_offset:
+        assert speed == 0.0  # in line already: a plain step
+    else:
+        # Towards the ball (+ left), by the part of the offset the kick does not take,
+        # over LINE_UP_STEPS steps.
+        assert speed * off > 0.0
+        wanted = (abs(off) - kick.max_offset) / (LINE_UP_STEPS * PERIOD)
+        assert abs(speed) == pytest.approx(min(wanted, kick.line_up_speed))
+
+
+def test_a_kick_by_either_foot_lines_up_the_nearer_foot_and_keeps_it():
+    kick = kick_step()
+    _seen(kick, -0.01)  # just right of the middle: the right foot's line is nearer
+    assert line_up(kick, STANCE, PERIOD) > 0.0 and kick.lining is False
+    _seen(kick, 0.005)  # the left one nearer now, but not by 2 cm: still the right foot
+    assert line_up(kick, STANCE, PERIOD) > 0.0 and kick.lining is False
+    _seen(kick, 0.015)  # clearly nearer (by 3 cm): the left foot
+    assert line_up(kick, STANCE, PERIOD) < 0.0 and kick.lining is True
+
+
+def test_no_line_up_once_the_kick_step_began_behind_the_ball_or_when_switched_off():
+    kick = kick_step()
+    _seen(kick, 0.0)
+    assert line_up(kick, STANCE, PERIOD) != 0.0
+    _seen(kick, 0.0, x=-0.05)
+    assert line_up(kick, STANCE, PERIOD) == 0.0
+    _seen(kick, 0.0)
+    kick.made = True
+    assert line_up(kick, STANCE, PERIOD) == 0.0
+    kick = attrs.evolve(kick_step(), line_up_speed=0.0)
+    _seen(kick, 0.0)
+    assert line_up(kick, STANCE, PERIOD) == 0.0
