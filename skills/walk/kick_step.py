@@ -179,9 +179,12 @@ def shape_step(
             kick.made = True
             return kick_step, step_period * kick.period_share, kick.contact_height, "kick"
     kicker = not swing_left
-    # The ball in line with the supporting foot: land this one where that foot's next swing
-    # meets it.
-    if kick.left in (None, kicker) and abs(kick.ball.get(kicker, (0.0, 1.0))[1]) <= kick.max_offset:
+    # The ball in line with the supporting foot (seen from that sole, or as its kick step
+    # will see it, from this one: feet not quite a stance apart disagree by a centimetre or
+    # two, and a ball in line by one view only got no placing step and was passed): land this
+    # one where that foot's next swing meets it.
+    own = abs(kick.ball.get(kicker, (0.0, 1.0))[1]) <= kick.max_offset
+    if kick.left in (None, kicker) and (own or in_line(kick, kicker, stance)):
         placing = placing_length(kick, swing_left, front, length, longest)
         if placing is not None:
             return placing, period, lift, "placing"

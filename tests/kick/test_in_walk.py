@@ -225,3 +225,22 @@ def test_no_line_up_once_the_kick_step_began_behind_the_ball_or_when_switched_of
     kick = attrs.evolve(kick_step(), line_up_speed=0.0)
     _seen(kick, 0.0)
     assert line_up(kick, STANCE, PERIOD) == 0.0
+
+
+def test_a_ball_in_line_as_the_kick_step_will_see_it_gets_its_placing_step():
+    # Feet 12 cm apart, not 10: from the kicking (left) sole the ball is 4 cm off its line,
+    # from the right sole, whose step is next and whose view the kick step takes, 1.5 cm.
+    kick = kick_step()
+    kick.ball[True] = (0.25, -0.04)
+    kick.ball[False] = (0.25, 2.0 * STANCE - 0.015)
+    shaped = shape_step(
+        kick,
+        False,
+        behind=0.0,
+        stance=STANCE,
+        front=FRONT,
+        step=(0.07, PERIOD, 0.03),
+        step_period=PERIOD,
+        longest=LONGEST,
+    )
+    assert shaped[3] == "placing"
