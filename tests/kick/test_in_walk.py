@@ -22,6 +22,20 @@ def kick_step(left: bool | None = None) -> KickStep:
     return make_kick_step(PARAMS, left)
 
 
+def shaped(kick: KickStep, swing_left: bool, *, behind: float, length: float, longest=LONGEST):
+    """``shape_step`` for ideal feet a stance apart, the walk's own step ``length`` long."""
+    return shape_step(
+        kick,
+        swing_left,
+        behind=behind,
+        stance=STANCE,
+        front=FRONT,
+        step=(length, PERIOD, 0.03),
+        step_period=PERIOD,
+        longest=longest,
+    )
+
+
 def walk_at(
     kick: KickStep,
     distance: float,
@@ -45,15 +59,8 @@ def walk_at(
         for foot in (True, False):
             kick.ball[foot] = (distance - x[foot], ball_y - (STANCE if foot else -STANCE))
         behind = planned
-        length, period, lift, role = shape_step(
-            kick,
-            swing_left,
-            behind=behind,
-            stance=STANCE,
-            front=FRONT,
-            step=(f, PERIOD, 0.03),
-            step_period=PERIOD,
-            longest=longest,
+        length, period, lift, role = shaped(
+            kick, swing_left, behind=behind, length=f, longest=longest
         )
         if role == "kick":
             mid = x[support] + (length - behind) / 2.0
@@ -125,16 +132,7 @@ def test_a_placing_step_that_landed_long_still_leaves_a_kick():
     reach = BALL_RADIUS - PARAMS.penetration + FRONT
     # Seen from the left sole (support) and the right (about to kick, 0.127 m behind).
     kick.ball = {True: (reach - 0.023, -2 * STANCE), False: (reach + 0.104, 0.0)}
-    length, _, _, role = shape_step(
-        kick,
-        False,
-        behind=0.095,
-        stance=STANCE,
-        front=FRONT,
-        step=(0.049, PERIOD, 0.03),
-        step_period=PERIOD,
-        longest=0.095,
-    )
+    length, _, _, role = shaped(kick, False, behind=0.095, length=0.049, longest=0.095)
     assert role == "kick"
     # The sole meets the ball 0.072 m into a swing of 0.095 + length: past a fifth of it.
     assert (0.095 - 0.023) / (0.095 + length) >= 0.2
@@ -233,14 +231,4 @@ def test_a_ball_in_line_as_the_kick_step_will_see_it_gets_its_placing_step():
     kick = kick_step()
     kick.ball[True] = (0.25, -0.04)
     kick.ball[False] = (0.25, 2.0 * STANCE - 0.015)
-    shaped = shape_step(
-        kick,
-        False,
-        behind=0.0,
-        stance=STANCE,
-        front=FRONT,
-        step=(0.07, PERIOD, 0.03),
-        step_period=PERIOD,
-        longest=LONGEST,
-    )
-    assert shaped[3] == "placing"
+    assert shaped(kick, False, behind=0.0, length=0.07)[3] == "placing"
