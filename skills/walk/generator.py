@@ -302,7 +302,8 @@ class WalkGenerator:
                 self._begin_footstep(planned)
                 return  # never a first step
         target = ZERO if self._blocked() else self.target
-        if self.kick is not None and not target.is_zero:
+        if self.kick is not None and target.forward > 0.0:
+            # Only walking at the ball: a behaviour stepping aside or back keeps its request.
             side = line_up(self.kick, self._hip_y + g.foot_spread, g.step_period)
             if side != 0.0:
                 target = clamp_request(g, target.forward, target.left + side, target.turn)
@@ -332,7 +333,10 @@ class WalkGenerator:
             lengthen=not self._lining_up,
         )
         self.kicking = False
-        if self.kick is not None and not first and not self._blocked():
+        # Kick and placing steps only while walking forwards: a kick step (0.05-0.15 m ahead)
+        # in a walk going sideways lunged and fell (a ball left pending while the behaviour
+        # stepped aside, after the Zero posture: the random-sequence runs).
+        if self.kick is not None and not first and not self._blocked() and v.forward > 0.0:
             swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
             f, period, lift, role = shape_step(
                 self.kick,

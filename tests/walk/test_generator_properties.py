@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from walk_helpers import Sense
 
 from providers.model import load_nao_model
+from skills.kick import load_kick_parameters
+from skills.kick.in_walk import kick_step
 from skills.walk import Phase, Velocity, WalkGenerator, clamp_request, load_gait
 from skills.walk.calibration import GAIN_MAX
 from skills.walk.profiles import smooth_step
@@ -370,3 +372,32 @@ def test_a_closing_foot_runs_ahead_only_walking_straight_sideways_near_the_limit
     s = gen.stride.t / gen.stride.period
     side = smooth_step(min(1.0, s + lead), GAIT.side_dead_share)
     assert gen.right.y == pytest.approx(r0.y + (r1.y - r0.y) * side)
+
+
+@pytest.mark.parametrize(
+    ("velocity", "kicks"),
+    [
+        ((0.2, 0.0, 0.0), True),
+        ((0.0, 0.15, 0.0), False),
+        ((0.0, -0.15, 0.0), False),
+        ((-0.1, 0.0, 0.0), False),
+    ],
+)
+def test_a_pending_in_walk_kick_steps_only_in_a_forward_walk(velocity, kicks):
+    # A kick step lunges 5-15 cm ahead: in a walk stepping aside it fell (a ball left pending
+    # while the behaviour stepped aside, the random-sequence runs).
+    gen, sense = _walking(*velocity, cycles=200)
+    gen.kick = kick_step(load_kick_parameters(), None)
+    stance = 2.0 * (gen._hip_y + GAIT.foot_spread)
+    kicked = placed = False
+    for _ in range(300):
+        # The ball stays 0.2 m ahead of the left sole, in its line, whatever the feet do.
+        gen.kick.ball = {True: (0.2, 0.0), False: (0.2, stance)}
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+        kicked, placed = kicked or gen.kicking, placed or gen.placing
+        if gen.kick.made:
+            break
+    assert kicked is kicks and placed is kicks
+    if not kicks:
+        assert gen.executed.left == pytest.approx(velocity[1])  # the request as asked
