@@ -19,6 +19,7 @@ from lola_io.joints import JOINT_INDEX, LEG_INDICES
 from providers.actuation import ServoTable
 from providers.model import nao_kinematics, nao_leg_ik
 from skills.walk import next_position
+from skills.walk.arms import arm_com_shift
 from skills.walk.calibration import StepCalibration
 from skills.walk.energy import EnergySaver
 from skills.walk.footsteps import FootstepStatus
@@ -174,7 +175,10 @@ class WalkEngine:
         )
         energy = self.energy
         gen.stand_raise, gen.stand_trim, gen.stand_lean = energy.raise_, energy.trim, energy.lean
-        self._targets = gen.update(dt, self._state, self._servos.target_array())
+        commanded = self._servos.target_array()
+        own = None if self._targets is None else (self._targets.left_arm, self._targets.right_arm)
+        gen.arm_com = arm_com_shift(commanded, own)
+        self._targets = gen.update(dt, self._state, commanded)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count
             left_support, planned, velocity = gen.ended

@@ -118,6 +118,9 @@ class WalkGenerator:
         self.stand_trim = 0.0
         self.stand_lean = 0.0
         self.hold = False
+        #: How far (m, forwards) arms held by another task move the centre of mass from where
+        #: the walk's own arms would (``skills.walk.arms``): the posture's offset takes it back.
+        self.arm_com = 0.0
         #: Footsteps to make (``skills.walk.footsteps``): queued, being made, made.
         self.steps = FootstepQueue()
         #: Whether the step being made is a footstep or the step closing the feet after them.
@@ -472,14 +475,14 @@ class WalkGenerator:
         if self.steps.current is not None:
             # Nor do footsteps sway: with it the worst of bench navigate's landed 2.7 cm off,
             # not 2.4, and turned 2.5 degrees, not 2.1.
-            return attrs.evolve(
-                posture(self.gait, 0.0, self.stand_trim, stand_lean=self.stand_lean), sway=0.0
-            )
+            trim = self.stand_trim - self.arm_com
+            return attrs.evolve(posture(self.gait, 0.0, trim, stand_lean=self.stand_lean), sway=0.0)
         v = self.executed
         # The sideways span of the sag compensation is for a walk that goes on sideways: a
         # stop's steps keep the planned one (``stop_pose`` predicts them by their plan).
         left = min(abs(v.left), abs(self.target.left))
-        pose = posture(self.gait, v.forward, self.stand_trim, left, v.turn, self.stand_lean)
+        trim = self.stand_trim - self.arm_com  # the arms' shift taken back with the trim
+        pose = posture(self.gait, v.forward, trim, left, v.turn, self.stand_lean)
         if self._lining_up:
             pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll, load=self.gait.load_hip_pitch)
         return pose

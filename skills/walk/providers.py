@@ -28,6 +28,7 @@ from typing import Any
 
 from director import Context, Director, RunReason
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
+from skills.walk.arms import own_arm
 from skills.walk.engine import WalkEngine
 from skills.walk.footsteps import register_footsteps
 from skills.walk.gaits import frequency_share
@@ -60,7 +61,7 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         ctx.emit(
             LeftArm(
                 JointCommand(
-                    dict(zip(_LEFT_ARM, (lp, lr, 0.0, -0.035), strict=True)),
+                    dict(zip(_LEFT_ARM, own_arm(lp, lr, True), strict=True)),
                     engine.energy.arm_stiffness(g.arm_stiffness),
                 )
             ),
@@ -70,7 +71,7 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         ctx.emit(
             RightArm(
                 JointCommand(
-                    dict(zip(_RIGHT_ARM, (rp, rr, 0.0, 0.035), strict=True)),
+                    dict(zip(_RIGHT_ARM, own_arm(rp, rr, False), strict=True)),
                     engine.energy.arm_stiffness(g.arm_stiffness),
                 )
             ),
