@@ -53,30 +53,17 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
             left_weight=targets.left_weight,
         )
     )
-    lp, lr = targets.left_arm
-    rp, rr = targets.right_arm
     # A disabled arm is simply not in the pack: the Director removes its task and the arm
     # keeps its last target until some other task commands it.
-    if engine.arms_enabled[0]:
-        ctx.emit(
-            LeftArm(
-                JointCommand(
-                    dict(zip(_LEFT_ARM, own_arm(lp, lr, True), strict=True)),
-                    engine.energy.arm_stiffness(g.arm_stiffness),
-                )
-            ),
-            optional=True,
-        )
-    if engine.arms_enabled[1]:
-        ctx.emit(
-            RightArm(
-                JointCommand(
-                    dict(zip(_RIGHT_ARM, own_arm(rp, rr, False), strict=True)),
-                    engine.energy.arm_stiffness(g.arm_stiffness),
-                )
-            ),
-            optional=True,
-        )
+    stiffness = engine.energy.arm_stiffness(g.arm_stiffness)
+    arms = (
+        (LeftArm, _LEFT_ARM, targets.left_arm, True),
+        (RightArm, _RIGHT_ARM, targets.right_arm, False),
+    )
+    for on, (group, joints, (pitch, roll), left) in zip(engine.arms_enabled, arms, strict=True):
+        if on:
+            command = dict(zip(joints, own_arm(pitch, roll, left), strict=True))
+            ctx.emit(group(JointCommand(command, stiffness)), optional=True)
 
 
 def register_walk(
