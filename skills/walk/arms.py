@@ -37,17 +37,19 @@ def arm_com_shift(
     """How far (m, + forwards in the torso frame) the commanded arms move the whole body's
     centre of mass from where the walk's ``own`` arms (shoulder pitch and roll, left and
     right) would put it; 0 while the walk's arms are the commanded ones (or not yet known)."""
-    if own is None or not np.all(np.isfinite(commanded)):
+    if own is None:
         return 0.0
-    reference = np.array(commanded, dtype=np.float64)
-    changed = False
+    # Every cycle, mostly with the walk's own arms: plain floats, not numpy, for the check.
+    differing = []
     for left, indices, (pitch, roll) in zip((True, False), _ARMS, own, strict=True):
         walk_arm = own_arm(pitch, roll, left)
-        if not np.allclose(reference[list(indices)], walk_arm, rtol=0.0, atol=1e-9):
-            reference[list(indices)] = walk_arm
-            changed = True
-    if not changed:
+        if any(abs(float(commanded[i]) - w) > 1e-9 for i, w in zip(indices, walk_arm, strict=True)):
+            differing.append((indices, walk_arm))
+    if not differing or not np.all(np.isfinite(commanded)):
         return 0.0
+    reference = np.array(commanded, dtype=np.float64)
+    for indices, walk_arm in differing:
+        reference[list(indices)] = walk_arm
     kinematics = nao_kinematics()
     return float(kinematics.center_of_mass(commanded)[0] - kinematics.center_of_mass(reference)[0])
 
