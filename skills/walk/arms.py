@@ -10,21 +10,28 @@ behind where the gait's ``com_offset`` expects it; at full speed the walk fell o
 
 from __future__ import annotations
 
+import functools
+import math
+
 import numpy as np
 
-from lola_io.joints import JOINT_INDEX
+from lola_io.joints import JOINT_INDEX, NUM_JOINTS
 from providers.model import nao_kinematics
 
 #: The walk's own elbow yaw and roll (left arm; the right one's are mirrored).
 ELBOW_YAW, ELBOW_ROLL = 0.0, -0.035
+#: Arm angles are compared to the milliradian: a limp arm's target follows it down by less.
+_RESOLUTION = 3
 
 _ARMS = (
     tuple(JOINT_INDEX[n] for n in ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")),
     tuple(JOINT_INDEX[n] for n in ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")),
 )
 
+Arm = tuple[float, float, float, float]
 
-def own_arm(pitch: float, roll: float, left: bool) -> tuple[float, float, float, float]:
+
+def own_arm(pitch: float, roll: float, left: bool) -> Arm:
     """The walk's arm (shoulder pitch, shoulder roll, elbow yaw, elbow roll) for a shoulder
     ``pitch`` and ``roll`` (rad)."""
     sign = 1.0 if left else -1.0
@@ -32,26 +39,42 @@ def own_arm(pitch: float, roll: float, left: bool) -> tuple[float, float, float,
 
 
 def arm_com_shift(
-    commanded: np.ndarray, own: tuple[tuple[float, float], tuple[float, float]] | None
+    commanded: np.ndarray,
+    own: tuple[tuple[float, float], tuple[float, float]] | None,
+    roll: float,
 ) -> float:
     """How far (m, + forwards in the torso frame) the commanded arms move the whole body's
-    centre of mass from where the walk's ``own`` arms (shoulder pitch and roll, left and
-    right) would put it; 0 while the walk's arms are the commanded ones (or not yet known)."""
+    centre of mass from where the walk's arms would put it, hanging at its shoulder ``roll``
+    (the middle of its swing, which the gait was tuned with); 0 for an arm that is the walk's
+    ``own`` (shoulder pitch and roll, left and right, as it last commanded them)."""
     if own is None:
         return 0.0
+    shift = 0.0
     # Every cycle, mostly with the walk's own arms: plain floats, not numpy, for the check.
-    differing = []
-    for left, indices, (pitch, roll) in zip((True, False), _ARMS, own, strict=True):
-        walk_arm = own_arm(pitch, roll, left)
-        if any(abs(float(commanded[i]) - w) > 1e-9 for i, w in zip(indices, walk_arm, strict=True)):
-            differing.append((indices, walk_arm))
-    if not differing or not np.all(np.isfinite(commanded)):
-        return 0.0
-    reference = np.array(commanded, dtype=np.float64)
-    for indices, walk_arm in differing:
-        reference[list(indices)] = walk_arm
+    for left, indices, (pitch, own_roll) in zip((True, False), _ARMS, own, strict=True):
+        arm = tuple(float(commanded[i]) for i in indices)
+        walk_arm = own_arm(pitch, own_roll, left)
+        if all(abs(a - w) <= 1e-9 for a, w in zip(arm, walk_arm, strict=True)):
+            continue
+        if not all(math.isfinite(a) for a in arm):
+            continue
+        held = tuple(round(a, _RESOLUTION) for a in arm)
+        hanging = own_arm(math.pi / 2.0, roll if left else -roll, left)
+        shift += _arm_shift(left, held, hanging)
+    return shift
+
+
+@functools.lru_cache(maxsize=256)
+def _arm_shift(left: bool, arm: Arm, reference: Arm) -> float:
+    # An arm's links move with its own joints only (torso frame): the rest of the body is
+    # the same in both postures and drops out of the difference.
     kinematics = nao_kinematics()
-    return float(kinematics.center_of_mass(commanded)[0] - kinematics.center_of_mass(reference)[0])
+    q = np.zeros(NUM_JOINTS)
+    indices = list(_ARMS[0 if left else 1])
+    q[indices] = arm
+    held = kinematics.center_of_mass(q)[0]
+    q[indices] = reference
+    return float(held - kinematics.center_of_mass(q)[0])
 
 
 __all__ = ["ELBOW_ROLL", "ELBOW_YAW", "arm_com_shift", "own_arm"]

@@ -177,7 +177,7 @@ class WalkEngine:
         gen.stand_raise, gen.stand_trim, gen.stand_lean = energy.raise_, energy.trim, energy.lean
         commanded = self._servos.target_array()
         own = None if self._targets is None else (self._targets.left_arm, self._targets.right_arm)
-        gen.arm_com = arm_com_shift(commanded, own)
+        gen.arm_com = arm_com_shift(commanded, own, gen.gait.arm_roll)
         self._targets = gen.update(dt, self._state, commanded)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count

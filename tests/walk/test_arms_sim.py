@@ -57,13 +57,13 @@ def test_the_arms_shift_is_nothing_for_the_walks_own_arms_and_back_or_forwards_f
         names = ("ShoulderPitch", "ShoulderRoll", "ElbowYaw", "ElbowRoll")
         for name, value in zip(names, own_arm(pitch, roll, side == "L"), strict=True):
             q[JOINT_INDEX[side + name]] = value
-    assert arm_com_shift(q, own) == 0.0
-    assert arm_com_shift(q, None) == 0.0
+    assert arm_com_shift(q, own, 0.12) == 0.0
+    assert arm_com_shift(q, None, 0.12) == 0.0
     back, forwards = q.copy(), q.copy()
     for side in "LR":
         back[JOINT_INDEX[f"{side}ShoulderPitch"]] = 2.05
         forwards[JOINT_INDEX[f"{side}ShoulderPitch"]] = 0.0
     # Arms about 1.1 kg of the NAO's 5.3: held back, the centre of mass moves about 1 cm
     # backwards; held straight forwards, 2 cm forwards.
-    assert -0.012 < arm_com_shift(back, own) < -0.007
-    assert 0.015 < arm_com_shift(forwards, own) < 0.025
+    assert -0.012 < arm_com_shift(back, own, 0.12) < -0.007
+    assert 0.015 < arm_com_shift(forwards, own, 0.12) < 0.025
