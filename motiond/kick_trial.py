@@ -27,11 +27,18 @@ _BALL_STILL = 0.01  # m/s
 
 
 def _ball_ahead(
-    kick: Kick | InWalkKick, seed: int, perturbation: Perturbation | None, model: str | None
+    kick: Kick | InWalkKick,
+    seed: int,
+    perturbation: Perturbation | None,
+    model: str | None,
+    params: KickParameters | None,
 ) -> tuple[WalkTrial, np.ndarray, float]:
     """A robot standing in the walk stand with the ball at rest at the kick's (ball_x,
-    ball_y): the trial, the ball's start and the robot's heading."""
+    ball_y), kicking with ``params`` (else the shipped ones): the trial, the ball's start and
+    the robot's heading."""
     trial = WalkTrial(model=model, perturbation=perturbation, seed=seed, ball=True)
+    if params is not None:
+        trial.runtime.kick.params = params
     trial.run(_STAND_SECONDS)
     truth = trial.truth
     middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
@@ -95,10 +102,8 @@ def kick_trial(
 ) -> KickResult:
     """Stand, place the ball, kick (with ``params``, else the shipped ones), and wait until
     the ball stops (or ``max_seconds``)."""
-    trial, start, heading = _ball_ahead(kick, seed, perturbation, model)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation, model, params)
     kicks = trial.runtime.kick
-    if params is not None:
-        kicks.params = params
     trial.emit(kick, priority=KICK_PRIORITY)
     t0, contact = trial.t, None
     watch = _Watch(trial, start)
@@ -140,10 +145,8 @@ def in_walk_trial(
     """Stand, place the ball, walk straight at ``speed`` (m/s) with ``kick`` pending (with
     ``params``, else the shipped ones), walk on for a second after the kick, then stand until
     the ball stops (or ``max_seconds``)."""
-    trial, start, heading = _ball_ahead(kick, seed, perturbation, model)
+    trial, start, heading = _ball_ahead(kick, seed, perturbation, model, params)
     kicks = trial.runtime.kick
-    if params is not None:
-        kicks.params = params
     trial.walk(speed)
     trial.emit(kick, priority=KICK_PRIORITY)
     ended_at, walked, stopped, body = None, 0.0, False, None

@@ -18,6 +18,8 @@ import numpy as np
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS
 from providers.model import nao_kinematics
 
+#: The walk's arms hang at this shoulder pitch (rad) in the middle of their swing.
+SHOULDER_PITCH = math.pi / 2.0
 #: The walk's own elbow yaw and roll (left arm; the right one's are mirrored).
 ELBOW_YAW, ELBOW_ROLL = 0.0, -0.035
 #: Arm angles are compared to the milliradian: a limp arm's target follows it down by less.
@@ -46,7 +48,8 @@ def arm_com_shift(
     """How far (m, + forwards in the torso frame) the commanded arms move the whole body's
     centre of mass from where the walk's arms would put it, hanging at its shoulder ``roll``
     (the middle of its swing, which the gait was tuned with); 0 for an arm that is the walk's
-    ``own`` (shoulder pitch and roll, left and right, as it last commanded them)."""
+    ``own`` (shoulder pitch and roll, left and right, as it last commanded them). Each arm's
+    shift is kept per posture (to the milliradian): a held arm costs it once."""
     if own is None:
         return 0.0
     shift = 0.0
@@ -59,7 +62,7 @@ def arm_com_shift(
         if not all(math.isfinite(a) for a in arm):
             continue
         held = tuple(round(a, _RESOLUTION) for a in arm)
-        hanging = own_arm(math.pi / 2.0, roll if left else -roll, left)
+        hanging = own_arm(SHOULDER_PITCH, roll if left else -roll, left)
         shift += _arm_shift(left, held, hanging)
     return shift
 
@@ -77,4 +80,4 @@ def _arm_shift(left: bool, arm: Arm, reference: Arm) -> float:
     return float(held - kinematics.center_of_mass(q)[0])
 
 
-__all__ = ["ELBOW_ROLL", "ELBOW_YAW", "arm_com_shift", "own_arm"]
+__all__ = ["ELBOW_ROLL", "ELBOW_YAW", "SHOULDER_PITCH", "arm_com_shift", "own_arm"]

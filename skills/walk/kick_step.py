@@ -93,8 +93,8 @@ def line_up(kick: KickStep, stance: float, period: float) -> float:
     into the kicking foot's line over ``LINE_UP_STEPS`` steps of ``period`` s: its offset
     from the line that foot's kick step lands on (seen from the other sole, as
     :func:`in_line` sees it), less the ``max_offset`` the kick takes anyway; for a kick by
-    either foot, the nearer foot's. 0 once the kick step has begun, while the ball is not
-    ahead, or in line."""
+    either foot, the nearer foot's, which it records in ``kick.lining``. 0 once the kick step
+    has begun, while the ball is not ahead, or in line."""
     if kick.made or not kick.ball or kick.line_up_speed <= 0.0:
         return 0.0
     offsets = {}

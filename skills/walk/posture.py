@@ -18,6 +18,7 @@ import numpy as np
 
 from lola_io.joints import LEG_INDICES
 from providers.model.statics import LEG_CHAINS, SERVO_STIFFNESS, nao_leg_statics
+from skills.walk.arms import SHOULDER_PITCH
 from skills.walk.balance import balance_offsets
 from skills.walk.params import GaitParameters, between, share_of
 from skills.walk.soles import SoleGeometry
@@ -233,13 +234,12 @@ def walk_targets(
         )
         soles.append(sole)
     weight = 0.5 if both else (0.0 if swing_left else 1.0)
-    arm_pitch = math.pi / 2.0
     return WalkTargets(
         soles[0],
         soles[1],
         weight,
-        (arm_pitch + gait.arm_swing * feet[0].x, gait.arm_roll),
-        (arm_pitch + gait.arm_swing * feet[1].x, -gait.arm_roll),
+        (SHOULDER_PITCH + gait.arm_swing * feet[0].x, gait.arm_roll),
+        (SHOULDER_PITCH + gait.arm_swing * feet[1].x, -gait.arm_roll),
     )
 
 
