@@ -18,7 +18,11 @@ its feet together (``StopWalk`` as its subtask, as a kick does), then plays: a p
 from the middle of a step (StandInit from single support) tipped naosim's NAO over in a quarter
 of the tries. Above a standing kick under way it waits for the kick to end (the safe sit after
 a LoLA outage mid-swing tipped 2 of 12 kicks). ``interrupt`` takes the legs at once
-instead (a dive; the lifted stand).
+instead (a dive; the lifted stand). The same holds when the script's sequence lost a group to
+a stronger task and waits for it (a look taking the head of a whole-body script): the legs it
+freed go to the walk below, and before the sequence would take them back from a stepping walk,
+the script withdraws it and lets the walk close its feet (checked every cycle); it then plays
+afresh.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from skills.keyframes import KeyframeScript
 from skills.walk.tasks import StopWalk
 
 _SUBTASK_DONE = RunReason.SUBTASK_DONE
+_EVERY_CYCLE = RunReason.OTHER_TRIGGER
 
 
 def _script(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -129,6 +134,18 @@ class LegsInMotion:
 def _provide_script(ctx: Context, legs: LegsInMotion) -> None:
     task = ctx.task
     sequence = task.sequence
+    if ctx.reason is _EVERY_CYCLE:
+        # A sequence that lost a group to a stronger task (a look taking the head of a
+        # whole-body script) gave the legs up to whatever waits below, a walk that steps on
+        # them; when the group frees it would take them back mid-step (a random-sequence run
+        # fell so). So the walk closes its feet first, as for a new script, and the script
+        # then plays afresh.
+        queued = ctx.uses(type(sequence)).run_state is RunState.QUEUED
+        if queued and task.waits_for_legs and legs.walk_stepping(ctx.now):
+            ctx.emit(StopWalk())
+            return
+        ctx.continue_()
+        return
     waiting = task.start_time is not None and ctx.now < task.start_time
     if ctx.reason is _SUBTASK_DONE:
         uses = ctx.uses(type(sequence))
@@ -165,4 +182,4 @@ def register_script(director: Director, legs: LegsInMotion | None = None) -> Non
     def provide(ctx: Context) -> None:
         _provide_script(ctx, legs)
 
-    director.provide(Script, provide, name="Script")
+    director.provide(Script, provide, every_cycle=True, name="Script")

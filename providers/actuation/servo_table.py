@@ -120,6 +120,13 @@ class ServoTable:
             s = s * s * s * (10.0 + s * (-15.0 + 6.0 * s))
         return start * (1.0 - s) + target * s
 
+    def positions_at(self, now: float) -> np.ndarray:
+        """Every joint's commanded angle at ``now`` (25, LoLA order; a new array): where a
+        move under way has got to, not where it ends."""
+        tau = progress(self._start_time, self._duration, now)
+        s = np.where(self._linear, tau, minimum_jerk_profile(tau))
+        return self._start * (1.0 - s) + self._target * s
+
     def target(self, index: int) -> float:
         """Where joint ``index``'s current move ends."""
         return float(self._target[index])

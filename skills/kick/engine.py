@@ -27,7 +27,6 @@ import attrs
 import numpy as np
 
 from director import Context, Director, RunReason, RunState
-from lola_io.joints import NUM_JOINTS
 from providers.actuation import JointCommand, Legs, ServoTable
 from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
 from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickRefused
@@ -52,6 +51,7 @@ _SAMPLES_PER_CYCLE = 3
 _PLAN_PER_CYCLE = 8
 # Commanded legs this close (rad) to where a plan starts are where it starts.
 _SAME_START = 1e-4
+_LEGS = list(LEG_INDEX)
 
 
 class KickEngine:
@@ -87,15 +87,17 @@ class KickEngine:
         self._task, self.motion, self._planner = task, None, None
         self._started_at, self._emitted, self._granted = None, False, False
         # Planned from the legs now, so that a refusal comes before anything moves.
-        reason = self._plan(follow_legs=True)
+        reason = self._plan(now, follow_legs=True)
         if reason is None:
             self.set_status(phase="planning", foot=None, outcome=None, reason=None)
         return reason
 
-    def _commanded_legs(self) -> np.ndarray:
-        return np.array([self._servos.target(i) for i in LEG_INDEX])
+    def _commanded_legs(self, now: float) -> np.ndarray:
+        # Where the legs' moves have got to now, not where they end: taken from a script
+        # mid-keyframe, the kick would hold (and plan from) a posture the legs are not in.
+        return self._servos.positions_at(now)[_LEGS]
 
-    def _plan(self, *, follow_legs: bool, solutions: float = 0) -> str | None:
+    def _plan(self, now: float, *, follow_legs: bool, solutions: float = 0) -> str | None:
         """Plan on by ``solutions`` leg solutions, afresh if ``follow_legs`` and the legs have
         moved from the plan's start; the refusal's reason, or None (``self.motion`` is set
         once the plan is whole)."""
@@ -103,9 +105,10 @@ class KickEngine:
             planner = self._planner
             if planner is None or (
                 follow_legs
-                and np.max(np.abs(planner.motion.start_legs - self._commanded_legs())) > _SAME_START
+                and np.max(np.abs(planner.motion.start_legs - self._commanded_legs(now)))
+                > _SAME_START
             ):
-                start = np.array([self._servos.target(i) for i in range(NUM_JOINTS)])
+                start = self._servos.positions_at(now)
                 planner = self._planner = KickPlanner(
                     self._task, self.params, self._walk.base_gait, start, self.period
                 )
@@ -143,7 +146,7 @@ class KickEngine:
             # While the walk stops, the plan from where the request found the legs goes on,
             # for its refusal; from the stand the walk leaves, the kick is planned afresh.
             busy = self._walk.stepping(now)
-            if self._plan(follow_legs=not busy, solutions=_PLAN_PER_CYCLE) is not None:
+            if self._plan(now, follow_legs=not busy, solutions=_PLAN_PER_CYCLE) is not None:
                 ctx.done()
                 return
             if busy:
@@ -178,8 +181,8 @@ class KickEngine:
         self._emitted = True
 
     def _hold(self, ctx: Context) -> None:
-        """Ask for the legs where they are commanded now."""
-        here = self._commanded_legs().tolist()
+        """Ask for the legs where they are commanded now (where their moves have got to)."""
+        here = self._commanded_legs(ctx.now).tolist()
         ctx.emit(Legs(JointCommand(dict(zip(LEG_JOINTS, here, strict=True)), 1.0)))
         self._emitted = True
 

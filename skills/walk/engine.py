@@ -148,7 +148,7 @@ class WalkEngine:
         gap = self._last_now is None or now - self._last_now > _INTERRUPTED * self.period
         if self._last_now is None or self._legs_taken():
             # The legs were not ours: start from where they are commanded to be.
-            gen.begin(*self.commanded_soles())
+            gen.begin(*self.commanded_soles(now))
             dt = self.period
         elif gap:
             # Not ticked for a while with the legs where we left them (a LoLA outage: the robot
@@ -210,9 +210,12 @@ class WalkEngine:
             total += self._servos.target(i) - float(measured[i])
         return total / len(joints)
 
-    def commanded_soles(self) -> tuple[np.ndarray, np.ndarray]:
-        """Where the soles are commanded to be now (torso frame), whoever commands the legs."""
-        return nao_kinematics().sole_poses(_finite(self._servos.target_array()))
+    def commanded_soles(self, now: float) -> tuple[np.ndarray, np.ndarray]:
+        """Where the soles are commanded to be at ``now`` (torso frame), whoever commands the
+        legs: where a move under way has got to. (Where the moves end is where a script cut
+        short was going: the walk took the legs back 60 ms into a safe sit and blended from
+        the sit's squat, and the robot fell on its face.)"""
+        return nao_kinematics().sole_poses(_finite(self._servos.positions_at(now)))
 
     def _legs_taken(self) -> bool:
         """Whether the legs are commanded elsewhere than the walk last put them.

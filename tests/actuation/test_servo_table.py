@@ -99,8 +99,9 @@ moves = st.lists(
 
 @given(moves)
 def test_the_vectorised_targets_match_one_joint_at_a_time(script) -> None:
-    # Every cycle: a few commands, then targets(now) must equal current(i, now) for each joint,
-    # and a joint whose move has ended must sit exactly on its target.
+    # Every cycle: a few commands, then targets(now) and positions_at(now) must equal
+    # current(i, now) for each joint, and a joint whose move has ended must sit exactly on its
+    # target. positions_at leaves what targets() returned alone.
     table = ServoTable(np.zeros(NUM_JOINTS))
     now = 0.0
     for index, position, stiffness, duration, kind, wait in script:
@@ -109,6 +110,10 @@ def test_the_vectorised_targets_match_one_joint_at_a_time(script) -> None:
         targets, _ = table.targets(now)
         expected = [table.current(i, now) for i in range(NUM_JOINTS)]
         np.testing.assert_allclose(targets, expected, rtol=0, atol=1e-12)
+        sent = targets.copy()
+        np.testing.assert_allclose(table.positions_at(now), expected, rtol=0, atol=1e-12)
+        table.positions_at(now + 0.5)
+        np.testing.assert_array_equal(targets, sent)
     end = now + 1.0
     targets, _ = table.targets(end)
     np.testing.assert_array_equal(targets, [table.target(i) for i in range(NUM_JOINTS)])

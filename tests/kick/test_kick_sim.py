@@ -132,3 +132,27 @@ def test_fall_protection_takes_the_body_from_a_kick_pushed_over():
     assert "falling" in seen
     status = rig.runtime.kick.status()
     assert status.outcome == "interrupted" and not status.active
+
+
+def test_a_kick_that_takes_the_legs_from_a_script_mid_keyframe_holds_them_where_they_are():
+    # Taken mid-keyframe, the legs are where the script's move has got to, not where it ends:
+    # the kick holds (and plans from) there. Holding where the move ends sent the legs on
+    # towards a squat they were nowhere near while the kick planned.
+    from skills.script import Script
+    from skills.script_files import shipped_script
+
+    trial = WalkTrial(seed=2)
+    assert trial.run(0.5)
+    trial.emit(Script(shipped_script("Crouch")), priority=KICK_PRIORITY - 0.5)
+    assert trial.run(0.4)  # the 2 s keyframe is under way
+    before = np.asarray(trial.command.position)[list(LEG_INDEX)].copy()
+    trial.emit(Kick(0.17, -0.05), priority=KICK_PRIORITY)
+    moved, held = 0.0, 0
+    for _ in range(6):  # the kick holds the legs while it plans (2-4 cycles)
+        trial.step()
+        if trial.runtime.kick.status().phase in ("planning", "waiting for the legs"):
+            held += 1
+            now = np.asarray(trial.command.position)[list(LEG_INDEX)]
+            moved = max(moved, float(np.max(np.abs(now - before))))
+    assert held >= 2
+    assert moved < 0.05

@@ -121,3 +121,47 @@ def test_a_script_over_a_kick_moving_waits_for_the_foot_to_come_down(seed, secon
     final = shipped_script("Sit").final_pose().position
     sent = np.asarray(trial.command.position)
     assert np.allclose(sent[list(LEG_INDICES)], final[list(LEG_INDICES)], atol=1e-6)
+
+
+@pytest.mark.parametrize("after", [0.06, 0.2, 0.4])
+def test_a_safe_sit_released_early_hands_the_legs_back_from_where_they_are_commanded(after):
+    # Released mid-keyframe, the walk (still emitted) starts from the legs' commanded angles
+    # now, not from where the sit's keyframe was taking them: from that squat, which the robot
+    # was not yet in, the walk's start fell on its face (a random-sequence run).
+    trial = _walking(0.25, 0.15, 1)
+    trial.runtime.safe_sit()
+    walk = trial.runtime.walk
+    assert trial.run(3.0, until=lambda t: not walk.driving(t.runtime.now))  # the sit began
+    assert trial.run(after)
+    trial.runtime.release_safe_sit()
+    start = np.array(trial.pose()[:2])
+    assert trial.run(4.0)
+    assert np.linalg.norm(np.array(trial.pose()[:2]) - start) > 0.3  # it walked on
+
+
+@pytest.mark.parametrize(("name", "seed"), [("StandInit", 3), ("Crouch", 4)])
+def test_a_script_that_lost_a_group_lets_a_walk_below_close_its_feet_before_it_plays_on(name, seed):
+    # A look (above) takes the head of a whole-body script: the script's sequence waits for
+    # it and frees the legs, and the walk below steps on them. When the look ends the
+    # sequence would take the legs back mid-step (a random-sequence run fell so); the script
+    # lets the walk close its feet first, as a new script does.
+    from providers.actuation import Head, JointCommand
+
+    trial = _walking(0.2, 0.3, seed)
+    trial.emit(Script(shipped_script(name), hold=True), priority=_ABOVE)
+    assert trial.run(0.8)  # the walk has stopped and the script plays
+    look = {"HeadYaw": 0.5, "HeadPitch": 0.1}
+    trial.emit(Head(JointCommand(look, 1.0, 2.5)), priority=_ABOVE + 1.0)
+    walk, taken_mid_step = trial.runtime.walk, False
+    stepped = False
+    for _ in range(round(6.0 / 0.012)):
+        stepping = walk.stepping(trial.runtime.now)
+        stepped |= stepping
+        trial.step()
+        taken_mid_step |= stepping and not walk.driving(trial.runtime.now)
+    assert not trial.fell
+    assert stepped  # the walk below did take the legs while the script waited
+    assert not taken_mid_step
+    final = shipped_script(name).final_pose().position
+    sent = np.asarray(trial.command.position)
+    assert np.allclose(sent[list(LEG_INDICES)], final[list(LEG_INDICES)], atol=1e-6)
