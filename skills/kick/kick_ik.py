@@ -47,7 +47,8 @@ class KickIK:
         self._body = np.array(body, dtype=float)
         self._body[~np.isfinite(self._body)] = 0.0
         self._leg_index = [JOINT_INDEX[name] for name in LEG_JOINTS]
-        self._torso_yaw: float | None = None  # the last exact solution's, to start from
+        #: The last exact solution's torso turn (rad), where the next one starts from.
+        self.torso_yaw: float | None = None
 
     def solve(
         self, shift: np.ndarray, foot: np.ndarray, yaw: float, *, exact: bool = True
@@ -63,7 +64,7 @@ class KickIK:
         kicking foot's, which follows from it, is ``yaw`` (``exact``; else the first guess).
         An exact solution's torso turn is where the next solution starts from.
         """
-        torso = self._torso_yaw if self._torso_yaw is not None else 0.5 * yaw
+        torso = self.torso_yaw if self.torso_yaw is not None else 0.5 * yaw
         for _ in range(_YAW_ITERATIONS if exact else 1):
             q, reached, turned = self._solve_turned(shift, foot, yaw, torso)
             error = turned - yaw
@@ -72,7 +73,7 @@ class KickIK:
             # The kicking foot turns about twice as far as the torso.
             torso -= 0.5 * error
         if exact:
-            self._torso_yaw = torso
+            self.torso_yaw = torso
         return q, reached
 
     def solve_aside(
@@ -80,11 +81,11 @@ class KickIK:
     ) -> tuple[np.ndarray, bool]:
         """An exact :meth:`solve` from the first guess that leaves where the next solution
         starts from as it was, so a plan's own solutions are the same with it or without."""
-        kept, self._torso_yaw = self._torso_yaw, None
+        kept, self.torso_yaw = self.torso_yaw, None
         try:
             return self.solve(shift, foot, yaw)
         finally:
-            self._torso_yaw = kept
+            self.torso_yaw = kept
 
     def _solve_turned(
         self, shift: np.ndarray, foot: np.ndarray, yaw: float, torso: float
@@ -126,6 +127,21 @@ class KickIK:
         kicked, held = (soles["left"], soles["right"]) if s > 0 else (soles["right"], soles["left"])
         relative = held[:3, :3].T @ kicked[:3, :3]
         return q, reached, math.atan2(relative[1, 0], relative[0, 0])
+
+    def lowest_corner(self, legs: np.ndarray) -> float:
+        """How high (m) the kicking sole's lowest corner is above the support sole's plane
+        (the floor), the legs at ``legs``."""
+        body = self._body.copy()
+        body[self._leg_index] = legs
+        left, right = self._kin.sole_poses(body)
+        kicking, support = (left, right) if self.side > 0 else (right, left)
+        g = self.geometry
+        inner, outer = -self.side * g.heel_inner, self.side * g.foot_outer
+        corners = np.array(
+            [[x, y, 0.0, 1.0] for x in (g.sole_front, -g.heel_rear) for y in (inner, outer)]
+        ).T
+        relative = np.linalg.solve(support, kicking @ corners)
+        return float(relative[2].min())
 
     def com_in_support(self, legs: np.ndarray) -> np.ndarray:
         """The model's centre of mass (x, y) in the support sole's frame, the legs at ``legs``."""

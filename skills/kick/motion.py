@@ -36,6 +36,7 @@ samples are solved as they are needed too.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 
@@ -47,7 +48,7 @@ from providers.model import load_nao_model
 from skills.kick.kick_ik import LEG_JOINTS, KickIK
 from skills.kick.params import KickParameters
 from skills.kick.tasks import Kick
-from skills.kick.whip import Whip, plan_whip
+from skills.kick.whip import Whip, clear_of_floor, plan_whip
 from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import GaitParameters
 
@@ -59,6 +60,10 @@ _MIN_KNEE = 0.5
 _WIND_STEP = 0.01
 # The follow-through keeps the kicking knee bent at least this much (rad).
 _MIN_FOLLOW_KNEE = 0.3
+# Looks along the swing that keeping the whip off the floor may take, and what one costs in
+# timing samples.
+_CLEARING_LOOKS = 20
+_LOOK_COST = 3
 # The phases whose commands the whip changes.
 _WHIPPED = ("winding", "swinging", "holding", "retracting")
 
@@ -102,6 +107,7 @@ class KickMotion:
         self._swing_angles: list[np.ndarray] = []
         self._swing_t: np.ndarray | None = None
         self._whip: Whip | None = None
+        self._clearing: Iterator[None] | None = None  # the whip kept off the floor
         self._check_reach()
         self._place_contact()
         self._planning = self._plan()
@@ -181,9 +187,37 @@ class KickMotion:
                 ("lowering", p.lower_duration),
                 ("returning", p.shift_duration),
             )
+            if self._whip is not None:
+                _, start, end = self._phases[3]  # the swing's
+                # Every third cycle of the swing, and the hold (about 10 plans).
+                times = [*np.arange(0.0, end - start, 3.0 * self.period), end - start + 0.05]
+                plan_at = functools.partial(self._plan_aside, start)
+                self._clearing = clear_of_floor(self._whip, self._ik, plan_at, times)
+        # A look along the swing (three exact solutions) costs about three timing samples:
+        # the engine's budget makes one a cycle, settled long before the winding that first
+        # uses the whip (the shift alone lasts 50 cycles).
+        while samples > 0 and self._clearing is not None:
+            try:
+                next(self._clearing)
+            except StopIteration as done:
+                self._whip, self._clearing = done.value, None
+            samples -= _LOOK_COST
+
+    def _plan_aside(self, start: float, swung: float) -> np.ndarray:
+        """The plan's leg angles ``swung`` s into the swing (which starts at ``start``),
+        leaving where the next sample starts from as it was (the samples made in order are
+        the same with it or without)."""
+        kept = self._last_shift, self._ik.torso_yaw
+        try:
+            # From the single-support shift, as the swing's own samples start from their
+            # predecessor's (which a cold start's few iterations do not reach).
+            self._last_shift = self._single_shift
+            return self._sample(start + swung)
+        finally:
+            self._last_shift, self._ik.torso_yaw = kept
 
     def _timed(self) -> None:
-        self.prepare(len(self._swing_grid))
+        self.prepare(len(self._swing_grid) + _LOOK_COST * _CLEARING_LOOKS)
 
     @property
     def duration(self) -> float:

@@ -30,6 +30,7 @@ class SoleGeometry:
         self.heel_rear = model.foot.rear
         self.sole_front = model.foot.front
         self.heel_inner = model.foot.inner
+        self.foot_outer = model.foot.outer
 
     def heel_shift(self, yaw: float) -> float:
         """How far (m) a foot turned by ``yaw`` is moved outwards: a foot that toes out swings

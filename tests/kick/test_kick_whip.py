@@ -125,3 +125,46 @@ def test_without_a_whip_the_kick_is_the_swing_along_its_curve():
     assert motion._whip is None
     zero_power, _ = commands(Kick(0.19, -0.05, power=0.0))
     assert zero_power._whip is None
+
+
+def _lowest_along_the_swing(motion) -> float:
+    """The kicking sole's lowest corner over the floor (m) on the plan with the whip, from
+    the wind-up to the end of the hold."""
+    ik = motion._ik
+    phases = ("winding", "swinging", "holding")
+    return min(
+        ik.lowest_corner(motion._path(k)) for k in range(motion.cycles) if motion.phase(k) in phases
+    )
+
+
+@pytest.mark.parametrize(
+    "kick",
+    [Kick(0.169, -0.05, 0.4, 0.7), Kick(0.169, 0.05, -0.45, 1.0), Kick(0.169, -0.05, 0.38, 0.5)],
+)
+def test_a_kick_aimed_across_the_body_keeps_its_sole_off_the_floor(kick, monkeypatch):
+    # The whip's pitch joints run ahead of the hip roll and yaw that aim the foot across:
+    # the inner toe dipped below the floor, stubbed, and the robot fell onto the kicking side.
+    motion = plan_kick(kick, PARAMS, GAIT, START)
+    assert motion.duration > 0.0  # timed: the whip is settled
+    assert motion._whip is not None and motion._whip.share < 1.0  # less of the whip
+    assert _lowest_along_the_swing(motion) > -0.002  # looked at every third cycle
+    # Without the cut the plan digs in.
+    monkeypatch.setattr("skills.kick.whip.CLEARANCE", -1.0)
+    assert _lowest_along_the_swing(plan_kick(kick, PARAMS, GAIT, START)) < -0.004
+
+
+def test_a_straight_kick_keeps_its_whole_whip():
+    motion = plan_kick(Kick(0.19, -0.05), PARAMS, GAIT, START)
+    assert motion.duration > 0.0
+    assert motion._whip.share == 1.0
+
+
+def test_a_whip_applied_at_no_share_is_the_plan():
+    legs = np.zeros(len(LEG_JOINTS))
+    legs[RIGHT] = (-0.7, 0.7, 0.0)
+    whip = Whip.around("right", legs, 1.0, 0.6)
+    plan = np.linspace(-0.3, 0.3, len(LEG_JOINTS))
+    for phase in ("winding", "swinging", "holding", "retracting"):
+        np.testing.assert_allclose(whip.scaled(0.0).path(plan, phase, 0.5, 0.05), plan)
+        half = whip.scaled(0.5).path(plan, phase, 0.5, 0.05)
+        np.testing.assert_allclose(half, 0.5 * (plan + whip.path(plan, phase, 0.5, 0.05)))
