@@ -6,7 +6,10 @@ they move, and nothing makes the robot fall (no pushes here, no Freeze, no Relax
 down by design).
 
 Found this way: StandInit emitted above a stepping walk tipped the robot over from single
-support (``skills.script``: such scripts now let the walk close its feet first).
+support (``skills.script``: such scripts now let the walk close its feet first); a look above a
+whole-body script handed the legs to the walk below, and the script took them back mid-step;
+a safe sit released 60 ms in had the walk start from the sit's squat (``ServoTable
+.positions_at``). Looks and safe sits are among the emissions since.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 import pytest
 
 from motiond.walk_trial import Perturbation, WalkTrial
+from providers.actuation import Head, JointCommand
 from providers.model import load_nao_model
 from skills.kick.tasks import InWalkKick, Kick
 from skills.script import Script
@@ -24,15 +28,30 @@ from skills.script_files import shipped_script, shipped_script_names
 from skills.walk.tasks import Walk
 
 _SCRIPTS = [n for n in shipped_script_names() if not n.startswith("GetUp") and n != "Relax"]
-_WALK, _ABOVE = 1.0, 2.0
+_WALK, _ABOVE, _LOOK = 1.0, 2.0, 3.0
 _SECONDS = 25.0
 
 
-def _act(trial: WalkTrial, rng: np.random.Generator) -> str:
-    """Emit one random thing from the trial's behaviour; what it was."""
+def _act(trial: WalkTrial, rng: np.random.Generator, sitting: list[bool]) -> str:
+    """Emit one random thing from the trial's behaviour (or, as after a LoLA outage, the
+    runtime's safe sit, and its release); what it was."""
     behaviour = trial._behaviour
-    action = str(rng.choice(["walk", "walk", "sideways", "stop", "in-walk", "kick", "script"]))
-    if action == "walk":
+    if sitting[0] and rng.random() < 0.7:
+        trial.runtime.release_safe_sit()
+        sitting[0] = False
+        return "released the safe sit"
+    actions = ["walk", "walk", "sideways", "stop", "in-walk", "kick", "script", "look", "safe sit"]
+    action = str(rng.choice(actions))
+    if action == "look":
+        look = {
+            "HeadYaw": float(rng.uniform(-1.5, 1.5)),
+            "HeadPitch": float(rng.uniform(-0.6, 0.5)),
+        }
+        behaviour.emit(Head(JointCommand(look, 1.0, float(rng.uniform(0.2, 1.0)))), priority=_LOOK)
+    elif action == "safe sit":
+        trial.runtime.safe_sit()
+        sitting[0] = True
+    elif action == "walk":
         forward, left, turn = rng.uniform(-0.1, 0.4), rng.uniform(-0.1, 0.1), rng.uniform(-0.8, 0.8)
         behaviour.emit(Walk(float(forward), float(left), float(turn)), priority=_WALK)
     elif action == "sideways":
@@ -72,9 +91,10 @@ def test_random_emissions_never_err_send_an_unsafe_frame_or_fell_the_robot(seed,
     step = model.velocity * trial.runtime.period * (1.0 + 1e-9)
     done: list[tuple[float, str]] = []
     next_at, last = 0.5, None
+    sitting = [False]
     while trial.t < _SECONDS:
         if trial.t >= next_at:
-            done.append((round(trial.t, 2), _act(trial, rng)))
+            done.append((round(trial.t, 2), _act(trial, rng, sitting)))
             next_at = trial.t + rng.uniform(0.2, 2.0)
         trial.step()
         sent = trial.command
