@@ -29,9 +29,10 @@ import numpy as np
 from director import Context, Director, RunReason, RunState
 from providers.actuation import JointCommand, Legs, ServoTable
 from skills.kick.in_walk import InWalkKicks, register_in_walk_kick
-from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion, KickRefused
+from skills.kick.motion import LEG_INDEX, LEG_JOINTS, KickMotion
 from skills.kick.params import KickParameters, load_kick_parameters
 from skills.kick.planner import KickPlanner
+from skills.kick.reach import KickRefused
 from skills.kick.tasks import Kick, KickStatus
 from skills.walk.tasks import StopWalk
 

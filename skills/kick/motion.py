@@ -47,9 +47,9 @@ from providers.interpolation import minimum_jerk
 from providers.model import load_nao_model
 from skills.kick.kick_ik import LEG_JOINTS, KickIK
 from skills.kick.params import KickParameters
+from skills.kick.reach import KickRefused, Reach, place_contact
 from skills.kick.tasks import Kick
 from skills.kick.whip import Whip, clear_of_floor, plan_whip
-from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import GaitParameters
 
 LEG_INDEX = tuple(JOINT_INDEX[name] for name in LEG_JOINTS)
@@ -66,10 +66,6 @@ _CLEARING_LOOKS = 20
 _LOOK_COST = 3
 # The phases whose commands the whip changes.
 _WHIPPED = ("winding", "swinging", "holding", "retracting")
-
-
-class KickRefused(ValueError):
-    """The kick cannot be made as asked; the message says why."""
 
 
 class KickMotion:
@@ -108,8 +104,10 @@ class KickMotion:
         self._swing_t: np.ndarray | None = None
         self._whip: Whip | None = None
         self._clearing: Iterator[None] | None = None  # the whip kept off the floor
-        self._check_reach()
-        self._place_contact()
+        self._reach = Reach(self._side, params)
+        contact = place_contact(kick, foot, self._stance, self._reach, self._foot_box.front)
+        self._u, self._yaw, self._on = contact.u, contact.yaw, contact.on
+        self._c, self._f = contact.at, contact.end
         self._planning = self._plan()
         #: Whether the plan is whole (``advance``).
         self.ready = False
@@ -302,43 +300,6 @@ class KickMotion:
 
     # -- the plan ------------------------------------------------------------------------
 
-    def _check_reach(self) -> None:
-        p, kick = self.params, self.kick
-        if abs(kick.direction) > p.max_direction:
-            raise KickRefused(
-                f"direction {math.degrees(kick.direction):.0f} deg is beyond the kick's "
-                f"±{math.degrees(p.max_direction):.0f} deg"
-            )
-        self._ball = np.array([kick.ball_x, kick.ball_y - self._side * self._stance])
-
-    def _lateral(self, y: float) -> float:
-        """How far ``y`` (m, off the kicking foot's place) is outward, away from the support."""
-        return self._side * y
-
-    def _place_contact(self) -> None:
-        """Where the foot meets the ball and ends its swing; refused at once when the foot
-        cannot meet it there."""
-        p, theta = self.params, self.kick.direction
-        u = np.array([math.cos(theta), math.sin(theta)])
-        contact = self._ball - (BALL_RADIUS - p.penetration + self._foot_box.front) * u
-        outward = self._lateral(contact[1])
-        if not (p.min_contact_x <= contact[0] <= p.max_contact_x) or not (
-            -p.max_inward <= outward <= p.max_outward
-        ):
-            raise KickRefused(
-                f"ball ({self.kick.ball_x:.2f}, {self.kick.ball_y:+.2f}) m kicked at "
-                f"{math.degrees(theta):.0f} deg is out of reach of the {self.foot} foot: it "
-                f"would meet the ball {contact[0]:.2f} m ahead and {outward:+.2f} m outward of "
-                f"its place, where it reaches {p.min_contact_x:.2f} to {p.max_contact_x:.2f} m "
-                f"ahead and {-p.max_inward:+.2f} to {p.max_outward:+.2f} m outward"
-            )
-        # Through the contact on along the direction: the foot meets the ball moving in the
-        # kick's direction. Sideways the end stays where the foot reaches.
-        self._on = self._along(contact, u, p.follow_through)
-        self._u, self._yaw = u, theta
-        self._c = np.array([*contact, p.contact_height])
-        self._f = np.array([*(contact + self._on * u), p.follow_height])
-
     def _plan_swing(self) -> Iterator[None]:
         """The swing's curve (wind-up W, contact C, follow-through F), its reach checked."""
         p, u, contact = self.params, self._u, self._c[:2]
@@ -346,7 +307,7 @@ class KickMotion:
         # a bent knee allows: at a straight knee the leg's solution flips between branches on
         # the last bit of a float (the foot turned 30 degrees, the swing began from either,
         # and one fell).
-        back = self._along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
+        back = self._reach.along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
         knee = LEG_JOINTS.index(f"{self.foot[0].upper()}KneePitch")
         while True:
             self._w = np.array([*(contact - back * u), p.wind_height])
@@ -389,23 +350,12 @@ class KickMotion:
                 return
             on -= _WIND_STEP
 
-    def _along(self, start: np.ndarray, u: np.ndarray, length: float) -> float:
-        """``length``, cut so that ``start`` + ``length`` ``u`` stays between the foot's
-        inward and outward reach."""
-        p = self.params
-        sideways = self._lateral(float(u[1]))
-        if sideways > 0.0:
-            length = min(length, (p.max_outward - self._lateral(float(start[1]))) / sideways)
-        elif sideways < 0.0:
-            length = min(length, (p.max_inward + self._lateral(float(start[1]))) / -sideways)
-        return max(length, 0.0)
-
     def _check_feet_apart(self) -> None:
         foot = self._foot_box
         gap = 2.0 * self._stance - 2.0 * foot.inner
         for s in np.linspace(0.0, 1.0, 21):
             x, y, _ = self._swing_point(s)
-            if x < foot.front + foot.rear and -self._lateral(y) > gap - 0.01:
+            if x < foot.front + foot.rear and -self._reach.lateral(y) > gap - 0.01:
                 raise KickRefused(f"the {self.foot} foot would hit the support foot")
 
     def _swing_point(self, s: float) -> np.ndarray:

@@ -14,8 +14,9 @@ import math
 
 import numpy as np
 
-from skills.kick.motion import KickMotion, KickRefused
+from skills.kick.motion import KickMotion
 from skills.kick.params import KickParameters
+from skills.kick.reach import KickRefused
 from skills.kick.tasks import Kick
 from skills.walk.params import GaitParameters
 

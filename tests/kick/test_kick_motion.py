@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from motiond.simulated import start_pose
 from providers.model import load_nao_model, nao_kinematics
 from skills.kick import Kick, KickPlanner, KickRefused, load_kick_parameters, plan_kick
-from skills.kick.motion import BALL_RADIUS, LEG_INDEX, LEG_JOINTS
+from skills.kick.motion import LEG_INDEX, LEG_JOINTS
+from skills.walk.kick_step import BALL_RADIUS
 from skills.walk.params import load_gait
 
 PARAMS = load_kick_parameters()
