@@ -123,9 +123,16 @@ class ServoTable:
     def positions_at(self, now: float) -> np.ndarray:
         """Every joint's commanded angle at ``now`` (25, LoLA order; a new array): where a
         move under way has got to, not where it ends."""
+        return self._interpolate(now, np.empty(NUM_JOINTS))
+
+    def _interpolate(self, now: float, out: np.ndarray) -> np.ndarray:
+        """Every move evaluated at ``now``, into ``out``."""
         tau = progress(self._start_time, self._duration, now)
         s = np.where(self._linear, tau, minimum_jerk_profile(tau))
-        return self._start * (1.0 - s) + self._target * s
+        # start·(1 − s) + target·s is exact at both ends (see providers.interpolation).
+        np.multiply(self._start, 1.0 - s, out=out)
+        out += self._target * s
+        return out
 
     def target(self, index: int) -> float:
         """Where joint ``index``'s current move ends."""
@@ -157,10 +164,6 @@ class ServoTable:
 
         Read-only views of the table's own arrays, valid until the next call.
         """
-        tau = progress(self._start_time, self._duration, now)
-        s = np.where(self._linear, tau, minimum_jerk_profile(tau))
-        # start·(1 − s) + target·s is exact at both ends (see providers.interpolation).
-        np.multiply(self._start, 1.0 - s, out=self._position)
-        self._position += self._target * s
+        self._interpolate(now, self._position)
         np.copyto(self._out_stiffness, self._stiffness)
         return self.position, self.stiffness

@@ -55,6 +55,11 @@ _SAME_START = 1e-4
 _LEGS = list(LEG_INDEX)
 
 
+def _moved(start_legs: np.ndarray, commanded: np.ndarray) -> bool:
+    """Whether the commanded joints (25) have left the legs a plan starts from."""
+    return float(np.max(np.abs(start_legs - commanded[_LEGS]))) > _SAME_START
+
+
 class KickEngine:
     """The kick skill's state: the motion under way and how the last kick ended."""
 
@@ -104,14 +109,12 @@ class KickEngine:
         once the plan is whole)."""
         try:
             planner = self._planner
-            if planner is None or (
-                follow_legs
-                and np.max(np.abs(planner.motion.start_legs - self._commanded_legs(now)))
-                > _SAME_START
-            ):
-                start = self._servos.positions_at(now)
+            here = self._servos.positions_at(now)
+            if planner is not None and follow_legs and _moved(planner.motion.start_legs, here):
+                planner = None
+            if planner is None:
                 planner = self._planner = KickPlanner(
-                    self._task, self.params, self._walk.base_gait, start, self.period
+                    self._task, self.params, self._walk.base_gait, here, self.period
                 )
                 self.motion = None
             if self.motion is None and solutions > 0:

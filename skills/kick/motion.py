@@ -60,9 +60,7 @@ _MIN_KNEE = 0.5
 _WIND_STEP = 0.01
 # The follow-through keeps the kicking knee bent at least this much (rad).
 _MIN_FOLLOW_KNEE = 0.3
-# Looks along the swing that keeping the whip off the floor may take, and what one costs in
-# timing samples.
-_CLEARING_LOOKS = 20
+# What a look along the swing, keeping the whip off the floor, costs in timing samples.
 _LOOK_COST = 3
 # The phases whose commands the whip changes.
 _WHIPPED = ("winding", "swinging", "holding", "retracting")
@@ -193,13 +191,17 @@ class KickMotion:
                 self._clearing = clear_of_floor(self._whip, self._ik, plan_at, times)
         # A look along the swing (three exact solutions) costs about three timing samples:
         # the engine's budget makes one a cycle, settled long before the winding that first
-        # uses the whip (the shift alone lasts 50 cycles).
+        # uses the whip (the shift alone lasts 50 cycles; ``_path`` settles it regardless).
         while samples > 0 and self._clearing is not None:
-            try:
-                next(self._clearing)
-            except StopIteration as done:
-                self._whip, self._clearing = done.value, None
+            self._look()
             samples -= _LOOK_COST
+
+    def _look(self) -> None:
+        assert self._clearing is not None
+        try:
+            next(self._clearing)
+        except StopIteration as done:
+            self._whip, self._clearing = done.value, None
 
     def _plan_aside(self, start: float, swung: float) -> np.ndarray:
         """The plan's leg angles ``swung`` s into the swing (which starts at ``start``),
@@ -215,7 +217,10 @@ class KickMotion:
             self._last_shift, self._ik.torso_yaw = kept
 
     def _timed(self) -> None:
-        self.prepare(len(self._swing_grid) + _LOOK_COST * _CLEARING_LOOKS)
+        """The swing timed and the whip settled (what is left of both, at once)."""
+        self.prepare(len(self._swing_grid))
+        while self._clearing is not None:
+            self._look()
 
     @property
     def duration(self) -> float:
@@ -276,8 +281,12 @@ class KickMotion:
         name, start, end = self._phase_span(t)
         if name not in _WHIPPED or self._whip is None:
             return q
+        # Never a whip that may still change (the clearance): timed and settled first (the
+        # engine's budget has done both long before the winding).
+        self._timed()
+        if self._whip is None:
+            return q
         eased = minimum_jerk(0.0, 1.0, start, end - start, t)
-        # The swing's start, once it is timed (the winding cycles may come before that).
         swung = t - self._swing_span()[0] if name in ("swinging", "holding") else 0.0
         return self._whip.path(q, name, eased, swung)
 
