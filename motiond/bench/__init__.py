@@ -28,6 +28,7 @@ BENCHES: dict[str, str] = {
     "api": "motiond.bench.api",
     "navigate": "motiond.bench.navigate",
     "kick": "motiond.bench.kick",
+    "sequences": "motiond.bench.sequences",
 }
 
 

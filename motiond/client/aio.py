@@ -8,16 +8,14 @@
             async for state in states:
                 print(state["position"])
 
-A background task answers for the client: it reads every message (replies, states, tree
-changes) and pings the daemon four times per timeout, so a connected client never counts as
-silent while its process lives. When the ``async with`` block ends, or the process dies, the
-daemon withdraws every task the client emitted.
+The connection's plumbing (replies by id, subscribers, the heartbeat that keeps a living client
+from counting as silent) is ``motiond.client.connection``'s. When the ``async with`` block
+ends, or the process dies, the daemon withdraws every task the client emitted.
 """
 
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -25,68 +23,24 @@ from typing import Any
 import attrs
 import trio
 
-from motiond.api.protocol import (
-    MAX_SERVER_MESSAGE,
-    ApiError,
-    FrameBuffer,
-    ProtocolError,
-    default_api_path,
-    pack,
-    plain,
-    unpack_body,
-)
+from motiond.api.protocol import plain
+from motiond.client.connection import Connection, open_connection
 from motiond.client.verbs import MOVE_TYPES, NaoqiVerbs
 
-#: States a subscriber may leave unread before older ones are dropped.
-SUBSCRIBER_BACKLOG = 16
 
-
-class Robot(NaoqiVerbs):
+class Robot(Connection, NaoqiVerbs):
     """A connection to the daemon (make it with :func:`connect`)."""
 
     def __init__(self, stream: trio.SocketStream, hello: dict[str, Any], priority: float) -> None:
-        self._stream = stream
-        self._send_lock = trio.Lock()
-        self._ids = itertools.count(1)
-        self._pending: dict[int, list[Any]] = {}
-        self._subscribers: list[trio.MemorySendChannel] = []
-        #: The daemon's hello: version, emitter name, joints, task types, timeout.
-        self.hello = hello
-        self.emitter: str = hello["emitter"]
+        super().__init__(stream, hello)
         self.joints: list[str] = hello["joints"]
         self.types: list[str] = hello["types"]
         #: The default priority of emissions and of the NAOqi-style verbs.
         self.priority = priority
-        #: The newest state received (while subscribed), else None.
-        self.latest: dict[str, Any] | None = None
-        #: The newest Director tree received (while subscribed with ``tree=True``).
-        self.tree: dict[str, Any] | None = None
         #: The task types this client has emitted and not withdrawn.
         self.emitted: set[str] = set()
-        #: States this client dropped because a subscriber did not keep up.
-        self.dropped_states = 0
-        self.closed = False
 
     # ------------------------------------------------------------------ requests
-
-    async def request(self, op: str, **fields: Any) -> dict[str, Any]:
-        """Send one request and return its ``ok`` reply; :class:`ApiError` if refused."""
-        if self.closed:
-            raise ApiError("the connection to motiond is closed", "closed")
-        request_id = next(self._ids)
-        slot: list[Any] = [trio.Event(), None]
-        self._pending[request_id] = slot
-        try:
-            await self._send({"op": op, "id": request_id, **fields})
-            await slot[0].wait()
-        finally:
-            self._pending.pop(request_id, None)
-        reply = slot[1]
-        if reply is None:
-            raise ApiError("the connection to motiond closed before it answered", "closed")
-        if reply["op"] == "error":
-            raise ApiError(reply.get("error", "refused"), reply.get("code", "refused"))
-        return reply
 
     async def emit(
         self,
@@ -245,29 +199,6 @@ class Robot(NaoqiVerbs):
         """Start a get-up now (when lying still)."""
         await self.request("get_up")
 
-    async def ping(self) -> int:
-        """A round trip; the daemon's cycle count."""
-        return int((await self.request("ping"))["cycle"])
-
-    @contextlib.asynccontextmanager
-    async def subscribe(
-        self, every: int = 1, *, tree: bool = False
-    ) -> AsyncIterator[trio.MemoryReceiveChannel]:
-        """States (and tree changes, if ``tree``) every ``every`` cycles, as a channel of
-        dicts (``d["op"]`` is ``"state"`` or ``"tree"``). The subscription is the client's
-        one: a later call's rate replaces an earlier one's."""
-        send, receive = trio.open_memory_channel[dict](SUBSCRIBER_BACKLOG)
-        self._subscribers.append(send)
-        try:
-            await self.request("subscribe", state=every, tree=tree)
-            yield receive
-        finally:
-            self._subscribers.remove(send)
-            send.close()
-            if not self._subscribers and not self.closed:
-                with contextlib.suppress(ApiError, trio.BrokenResourceError, OSError):
-                    await self.request("subscribe", state=0, tree=False)
-
     # ------------------------------------------------------------------ waiting
 
     async def wait_robot_time(
@@ -285,70 +216,6 @@ class Robot(NaoqiVerbs):
             state = await self.get_state()
         return state
 
-    # ------------------------------------------------------------------ plumbing
-
-    async def _send(self, message: dict[str, Any]) -> None:
-        data = pack(message)
-        try:
-            async with self._send_lock:
-                await self._stream.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as error:
-            raise ApiError(f"the connection to motiond is closed ({error})", "closed") from None
-
-    async def _read(self, frames: FrameBuffer) -> None:
-        try:
-            while True:
-                data = await self._stream.receive_some(65536)
-                if not data:
-                    return
-                frames.feed(data)
-                self._drain(frames)
-        except (trio.BrokenResourceError, trio.ClosedResourceError, ProtocolError, OSError):
-            return
-        finally:
-            self._close_pending()
-
-    def _drain(self, frames: FrameBuffer) -> None:
-        while (body := frames.next_body()) is not None:
-            self._dispatch(unpack_body(body))
-
-    def _dispatch(self, message: dict[str, Any]) -> None:
-        op = message["op"]
-        if op in ("ok", "error"):
-            slot = self._pending.get(message.get("id"))  # type: ignore[arg-type]
-            if slot is not None:
-                slot[1] = message
-                slot[0].set()
-            return
-        if op == "state":
-            self.latest = message
-        elif op == "tree":
-            self.tree = message
-        else:
-            return
-        for channel in self._subscribers:
-            try:
-                channel.send_nowait(message)
-            except trio.WouldBlock:
-                self.dropped_states += 1
-            except trio.BrokenResourceError:
-                pass
-
-    def _close_pending(self) -> None:
-        self.closed = True
-        for slot in self._pending.values():
-            slot[0].set()
-        for channel in self._subscribers:
-            channel.close()
-
-    async def _heartbeat(self, interval: float) -> None:
-        while not self.closed:
-            await trio.sleep(interval)
-            try:
-                await self._send({"op": "ping", "id": None})
-            except ApiError:
-                return  # the daemon is gone: the reader marks the client closed
-
 
 def _legs_at_rest(state: dict[str, Any]) -> bool:
     return state["walk"]["phase"] == "standing" and not state["kick"]["moving"]
@@ -365,45 +232,11 @@ async def connect(
     """A :class:`Robot` connected to the daemon's API socket (``path``, default
     :func:`~motiond.api.protocol.default_api_path`). ``name`` labels this client's tasks in
     the Director's tree; ``priority`` is the default priority of its emissions."""
-    path = path or default_api_path()
     if not (isinstance(priority, int | float) and math.isfinite(priority)):
         raise ValueError(f"priority must be a finite number, got {priority!r}")
-    with trio.fail_after(connect_timeout):
-        try:
-            stream = await trio.open_unix_socket(path)
-        except OSError as error:
-            raise ApiError(f"cannot connect to motiond at {path}: {error}", "unreachable") from None
-        hello, frames = await _read_hello(stream)
-    try:
-        async with stream, trio.open_nursery() as nursery:
-            robot = Robot(stream, hello, float(priority))
-            robot._drain(frames)  # anything that came in the same read as the hello
-            nursery.start_soon(robot._read, frames)
-            nursery.start_soon(robot._heartbeat, max(0.02, hello.get("timeout", 1.0) / 4))
-            try:
-                if name is not None:
-                    reply = await robot.request("hello", version=hello["version"], name=name)
-                    robot.emitter = reply["emitter"]
-                yield robot
-            finally:
-                nursery.cancel_scope.cancel()
-    except BaseExceptionGroup as group:
-        # The caller's own exception, not wrapped in the client's background nursery.
-        if len(group.exceptions) == 1:
-            raise group.exceptions[0] from None
-        raise
 
+    def make(stream: trio.SocketStream, hello: dict[str, Any]) -> Robot:
+        return Robot(stream, hello, float(priority))
 
-async def _read_hello(stream: trio.SocketStream) -> tuple[dict[str, Any], FrameBuffer]:
-    frames = FrameBuffer(MAX_SERVER_MESSAGE)
-    while (body := frames.next_body()) is None:
-        data = await stream.receive_some(65536)
-        if not data:
-            raise ApiError("motiond closed the connection before its hello", "closed")
-        frames.feed(data)
-    message = unpack_body(body)
-    if message["op"] == "error":
-        raise ApiError(message.get("error", "refused"), message.get("code", "refused"))
-    if message["op"] != "hello":
-        raise ApiError(f"expected hello from motiond, got {message['op']!r}", "protocol")
-    return message, frames
+    async with open_connection(make, path, name=name, connect_timeout=connect_timeout) as robot:
+        yield robot

@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--model",
         metavar="FILE",
-        help="walk, kick, getup: a NAO MJCF to run on (`motiond sim --model`); kick: with a ball",
+        help="walk, kick, getup, sequences: a NAO MJCF to run on (`motiond sim --model`);"
+        " kick: with a ball",
     )
     parser.add_argument(
         "--gait", metavar="FILE", help="walk: a YAML file of gait parameters to walk with"
@@ -27,8 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=int,
         default=0,
-        help="walk, getup, navigate, kick: N randomly perturbed NAOs (masses, CoMs, servos,"
-        " friction, delay)",
+        help="walk, getup, navigate, kick, sequences: N randomly perturbed NAOs (masses, CoMs,"
+        " servos, friction, delay)",
     )
 
 

@@ -10,6 +10,7 @@ How the kick fits the Director:
   commanded, so a kick refused then has moved nothing either.
 - **From a walk**: emitted while the walk steps (above it), the kick first emits ``StopWalk``
   as its own subtask, which brings the feet together through the walk, then plans from there.
+  Legs a script left far from the stand go to it through the walk's start the same way.
 - **Interruption**: a stronger task (Freeze, fall protection) that takes the legs leaves the
   kick's ``Legs`` queued; the kick sees that in its next cycle and ends ("interrupted"), so it
   never resumes a swing from a body that has since moved. A kick that never had the legs (a
@@ -53,6 +54,10 @@ _PLAN_PER_CYCLE = 8
 # Commanded legs this close (rad) to where a plan starts are where it starts.
 _SAME_START = 1e-4
 _LEGS = list(LEG_INDEX)
+# A settle moving a leg joint further than this (rad) goes through the walk's start instead:
+# from Zero's straight legs (0.97 rad to the stand's knee) the joint-space settle tipped the
+# robot onto its toes, torso 0.32 rad forwards, and a perturbed NAO fell (docs).
+_FAR_FROM_STAND = 0.25
 
 
 def _moved(start_legs: np.ndarray, commanded: np.ndarray) -> bool:
@@ -71,6 +76,7 @@ class KickEngine:
         self._planner: KickPlanner | None = None
         self._task: Kick | None = None
         self._started_at: float | None = None
+        self._to_stand = False  # the walk was asked to take the legs to its stand first
         self._last_now: float | None = None
         self._emitted = False
         self._granted = False
@@ -92,6 +98,7 @@ class KickEngine:
         """Take ``task`` on at ``now``; the refusal's reason, or None."""
         self._task, self.motion, self._planner = task, None, None
         self._started_at, self._emitted, self._granted = None, False, False
+        self._to_stand = False
         # Planned from the legs now, so that a refusal comes before anything moves.
         reason = self._plan(now, follow_legs=True)
         if reason is None:
@@ -109,7 +116,12 @@ class KickEngine:
         once the plan is whole)."""
         try:
             planner = self._planner
-            here = self._servos.positions_at(now)
+            # The legs where their moves have got to; the rest of the body (its centre of
+            # mass) where its moves end: arms the walk is still taking back arrive during the
+            # kick (planned with them where they were, a kick after the Zero script fell
+            # backwards as they swung down).
+            here = self._servos.target_array().copy()
+            here[_LEGS] = self._servos.positions_at(now)[_LEGS]
             if planner is not None and follow_legs and _moved(planner.motion.start_legs, here):
                 planner = None
             if planner is None:
@@ -154,12 +166,21 @@ class KickEngine:
                 ctx.done()
                 return
             if busy:
-                self.set_status(phase="stopping walk")
+                if self._status.phase != "to the walk stand":
+                    self.set_status(phase="stopping walk")
                 ctx.emit(StopWalk())
                 return
             if self.motion is None:
                 self.set_status(phase="planning")
                 self._hold(ctx)
+                return
+            if self.motion.settle_travel > _FAR_FROM_STAND and not self._to_stand:
+                # Legs a script left far from the stand (straight in Zero, folded in Crouch):
+                # the walk's start takes them there, soles in Cartesian space with its
+                # balance and its trim for the arms; then the kick is planned from its stand.
+                self._to_stand = True
+                self.set_status(phase="to the walk stand")
+                ctx.emit(StopWalk())
                 return
             self._started_at = now
             self.set_status(foot=self.motion.foot)

@@ -223,6 +223,13 @@ class KickMotion:
             self._look()
 
     @property
+    def settle_travel(self) -> float:
+        """How far (rad) the settle moves the leg joint that moves most: from the start to the
+        kick's stand."""
+        self._complete()
+        return float(np.max(np.abs(self._stand_q - self._start_legs)))
+
+    @property
     def duration(self) -> float:
         """The whole kick's duration, s."""
         self._timed()

@@ -93,11 +93,11 @@ class InWalkKick:
 class KickStatus:
     """The kick state: what runs now and how the last kick ended.
 
-    ``phase``: "idle", "waiting for the legs", "stopping walk", "planning", "settling", "shifting",
-    "winding", "swinging", "holding", "retracting", "lowering", "returning"; for an in-walk
-    kick "walking to the ball" and "kick step". ``outcome`` of the last kick: None (none
-    ended yet), "kicked", "refused", "interrupted" or "missed", with ``reason`` for the last
-    three.
+    ``phase``: "idle", "waiting for the legs", "stopping walk", "to the walk stand", "planning",
+    "settling", "shifting", "winding", "swinging", "holding", "retracting", "lowering",
+    "returning"; for an in-walk kick "walking to the ball" and "kick step". ``outcome`` of the
+    last kick: None (none ended yet), "kicked", "refused", "interrupted" or "missed", with
+    ``reason`` for the last three.
     """
 
     phase: str = "idle"

@@ -190,6 +190,29 @@ def blend(a: GaitParameters, b: GaitParameters, share: float) -> GaitParameters:
     )
 
 
+class GaitChange:
+    """A change of gait under way: every parameter moves a little every cycle from ``start``
+    to ``target`` over two of the longer period's steps (no posture jumps: Northern Bites'
+    MetaGait)."""
+
+    def __init__(self, start: GaitParameters, target: GaitParameters) -> None:
+        self.start, self.target = start, target
+        self._t = 0.0
+        self._duration = 2.0 * max(start.step_period, target.step_period)
+
+    def advance(self, dt: float) -> GaitParameters:
+        """The gait ``dt`` further on (``target`` once the change is over)."""
+        self._t += dt
+        if self.done:
+            return self.target
+        return blend(self.start, self.target, self._t / self._duration)
+
+    @property
+    def done(self) -> bool:
+        """Whether the gait has become ``target``."""
+        return self._t >= self._duration
+
+
 @functools.cache
 def shipped_gaits() -> Mapping[str, GaitParameters]:
     """The named gaits shipped with the walk: ``default`` and every ``gaits/*.yaml``."""
@@ -209,6 +232,7 @@ __all__ = [
     "MIN_FREQUENCY_SHARE",
     "NAOQI_RANGES",
     "FootGaits",
+    "GaitChange",
     "apply_foot_move_config",
     "apply_move_config",
     "blend",

@@ -20,6 +20,10 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   rate goes to the support ankle and hip pitch, its roll rate to the support ankle and hip
   roll (applied as rotations of the sole target about those joints, so they pass through the
   leg IK unchanged).
+- **Starting** (:meth:`WalkGenerator.begin`): the soles go from where another task left them
+  to the walk stand over ``start_duration`` (minimum jerk); the first step then waits until
+  the filtered gyro's pitch and roll rates are below ``start_quiet_gyro`` (at most
+  ``start_quiet_wait``): the servos lag the blend, and the body is still moving as it ends.
 - **Acceleration limits**: the executed velocity follows the clamped request by at most one
   step's allowed change, read at the start of each step (slowing to walk on elsewhere more
   gently than stopping: ``skills.walk.request.ratchet``).
@@ -46,7 +50,7 @@ import numpy as np
 
 from skills.walk.footstep_queue import FootstepQueue
 from skills.walk.footsteps import PlannedStep
-from skills.walk.gaits import blend
+from skills.walk.gaits import GaitChange
 from skills.walk.kick_step import KickStep, line_up, shape_step
 from skills.walk.odometry import Pose2D
 from skills.walk.params import GaitParameters, between, share_of
@@ -59,13 +63,18 @@ from skills.walk.posture import (
 )
 from skills.walk.protection import Protection
 from skills.walk.request import ZERO, Velocity, clamp_request, step_velocity
-from skills.walk.soles import SoleGeometry, blend_pose
+from skills.walk.soles import SoleGeometry
+from skills.walk.start import WalkStart
 from skills.walk.step import Foot, footstep_plan, step_ends, step_size
 from skills.walk.stop_plan import StopStep, dry_run_stop
 from skills.walk.stride import Stride, closing_lead
 
-#: Steps after an in-walk kick's step before a backward fall is caught again.
+#: Steps after an in-walk kick's step before a backward fall is caught again ...
 _KICK_SETTLE_STEPS = 2
+#: ... unless the torso leans back further than this past the gait's lean (rad): a kick
+#: step two steps after a start from StandInit left a perturbed NAO 0.27 and 0.41 rad back
+#: at the next two steps, and uncaught it fell (docs: "Pushed from the front").
+_KICK_CATCH_LEAN = 0.3
 
 
 class Phase(enum.Enum):
@@ -107,10 +116,10 @@ class WalkGenerator:
         self.stride = Stride(gait.step_period)
         #: The gait walked towards; ``gait`` is it, or a blend on the way to it.
         self.target_gait = gait
-        self._gait_blend: tuple[GaitParameters, float, float] | None = None  # from, t, duration
+        self._gait_change: GaitChange | None = None
         self._body = BodySense()
-        self._blend: tuple[np.ndarray, np.ndarray] | None = None
-        self._blend_t = 0.0
+        #: The start under way or last made (``skills.walk.start``), None before any.
+        self.start: WalkStart | None = None
         #: The standing posture's offsets from the gait's (``skills.walk.energy``): hips
         #: raised (m), centre of mass moved forwards (m) and torso leaning further (rad);
         #: ``hold`` keeps it from stepping.
@@ -137,14 +146,12 @@ class WalkGenerator:
     # ------------------------------------------------------------------ commands
 
     def set_gait(self, gait: GaitParameters) -> None:
-        """Walk with ``gait``, blended in from the gait in use over two of its steps (every
-        parameter moves a little every cycle: no posture jumps, Northern Bites' MetaGait)."""
+        """Walk with ``gait``, blended in from the gait in use over two of its steps
+        (``skills.walk.gaits.GaitChange``)."""
         self.target_gait = gait
-        if gait == self.gait:
-            self._gait_blend = None
+        self._gait_change = None if gait == self.gait else GaitChange(self.gait, gait)
+        if self._gait_change is None:
             self.gait = gait
-            return
-        self._gait_blend = (self.gait, 0.0, 2.0 * max(gait.step_period, self.gait.step_period))
 
     def set_request(self, velocity: Velocity) -> None:
         """The (already clamped) velocity to walk at; zero stops at the next chance."""
@@ -158,8 +165,7 @@ class WalkGenerator:
         self.executed = ZERO
         self.stride.landing = False
         # A kill survives a restart (the legs taken and given back): only resume() ends it.
-        self._blend = (np.array(left_sole, dtype=float), np.array(right_sole, dtype=float))
-        self._blend_t = 0.0
+        self.start = WalkStart(left_sole, right_sole)
 
     def kill(self) -> None:
         """Stop stepping now (NAOqi's killMove): no more steps, and the swing foot goes down
@@ -250,19 +256,26 @@ class WalkGenerator:
         """Advance ``dt`` seconds. ``sense`` has ``gyro`` (3, rad/s), ``fsr`` (8, kg),
         ``tilt`` (rad) and ``left_contact``/``right_contact``; the runtime's RobotState.
         ``commanded``: the joints' commanded angles (25), for the legs' load."""
-        if self._gait_blend is not None:
-            self._advance_blend(dt)
+        if self._gait_change is not None:
+            self.gait = self._gait_change.advance(dt)
+            if self._gait_change.done:
+                self._gait_change = None
         g = self.gait
         self._body.update(sense, g, self._posture().lean, commanded)
         if self._protection.update(dt, sense, g):
             self._halt()
-        if self.phase is Phase.STARTING and self._blend is not None:
+        start = self.start
+        if self.phase is Phase.STARTING and start is not None and not start.blended:
             return self._starting(dt)
         if self.phase is Phase.STANDING:
-            if not self._blocked() and self.steps.queued:
+            body = (self._body.gyro_x, self._body.gyro_y)
+            if self._blocked() or (start is not None and start.quietening(dt, body, g)):
+                self.left.z = self.right.z = 0.0
+                return self._targets(support=None)
+            if self.steps.queued:
                 # The usual first step in place, with the foot that does not step first.
                 self._begin_step(not self.steps.queued[0].left, first=True)
-            elif not self._blocked() and not self.target.is_zero:
+            elif not self.target.is_zero:
                 self._begin_step(self._leading_left(self.target), first=True)
             else:
                 self.left.z = self.right.z = 0.0
@@ -272,15 +285,6 @@ class WalkGenerator:
         if self.stride.ended(sense.fsr, self.swing_left, self.gait):
             self._end_step()
         return self._targets(support=self.phase is not Phase.STANDING)
-
-    def _advance_blend(self, dt: float) -> None:
-        start, t, duration = self._gait_blend
-        t += dt
-        if t >= duration:
-            self.gait, self._gait_blend = self.target_gait, None
-        else:
-            self.gait = blend(start, self.target_gait, t / duration)
-            self._gait_blend = (start, t, duration)
 
     # ------------------------------------------------------------------ steps
 
@@ -316,10 +320,10 @@ class WalkGenerator:
         else:
             body = self._body
             lean = body.pitch - self._posture().lean
-            # An in-walk kick's swing pitches the body back as a push from the front would:
-            # no catch step in the steps after it (with them, the walk went on 0.10 m in the
-            # second after a kick, not 0.17).
-            settled = self._steps_since_kick >= _KICK_SETTLE_STEPS
+            # An in-walk kick's swing pitches the body back as a push from the front would
+            # (0.2 rad): no catch step in the steps after it (with them, the walk went on
+            # 0.10 m in the second after a kick, not 0.17), unless it leans back further.
+            settled = self._steps_since_kick >= _KICK_SETTLE_STEPS or lean < -_KICK_CATCH_LEAN
             self.executed = step_velocity(
                 g, self.executed, target, lean, body.pitch_error_mean, body.gyro_y, catch=settled
             )
@@ -453,15 +457,11 @@ class WalkGenerator:
     # ------------------------------------------------------------------ output
 
     def _starting(self, dt: float) -> WalkTargets:
-        self._blend_t += dt
-        s = min(1.0, self._blend_t / self.gait.start_duration)
         stand = self._targets(support=None)
-        assert self._blend is not None
-        k = s * s * s * (10.0 - 15.0 * s + 6.0 * s * s)  # minimum jerk
-        left = blend_pose(self._blend[0], stand.left_sole, k)
-        right = blend_pose(self._blend[1], stand.right_sole, k)
-        if s >= 1.0:
-            self._blend = None
+        assert self.start is not None
+        gait = self.gait
+        left, right = self.start.soles(dt, (stand.left_sole, stand.right_sole), gait)
+        if self.start.blended:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 

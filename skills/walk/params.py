@@ -155,6 +155,8 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "switch_timeout": (1.0, 5.0, "1", "support switch forced after this many periods"),
     "switch_pressure": (0.05, 2.0, "kg", "pressure the new support foot needs to take over"),
     "start_duration": (0.1, 2.0, "s", "time to move from any stance to the walk stand"),
+    "start_quiet_gyro": (0.05, 2.0, "rad/s", "first step waits for body rates below this"),
+    "start_quiet_wait": (0.0, 2.0, "s", "longest the first step waits for them"),
     "start_lift_share": (0.0, 1.0, "1", "lift of the first step, as a share of foot_lift"),
     "arm_swing": (0.0, 15.0, "rad/m", "shoulder pitch per metre of the opposite foot's x"),
     "arm_roll": (0.0, 0.5, "rad", "shoulder roll away from the body while walking"),
@@ -282,6 +284,8 @@ class GaitParameters:
     switch_timeout: float = _parameter("switch_timeout")
     switch_pressure: float = _parameter("switch_pressure")
     start_duration: float = _parameter("start_duration")
+    start_quiet_gyro: float = _parameter("start_quiet_gyro")
+    start_quiet_wait: float = _parameter("start_quiet_wait")
     start_lift_share: float = _parameter("start_lift_share")
     arm_swing: float = _parameter("arm_swing")
     arm_roll: float = _parameter("arm_roll")

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from director import Context, Director, RunReason
+from lola_io.joints import JOINT_INDEX
 from providers.actuation import JointCommand, LeftArm, LegsIK, RightArm, ServoTable
 from skills.walk.arms import own_arm
 from skills.walk.engine import WalkEngine
@@ -41,6 +42,13 @@ from skills.walk.walk_to import register_walk_to
 _NEW = (RunReason.NEW_TASK, RunReason.STARTED)
 _LEFT_ARM = ("LShoulderPitch", "LShoulderRoll", "LElbowYaw", "LElbowRoll")
 _RIGHT_ARM = ("RShoulderPitch", "RShoulderRoll", "RElbowYaw", "RElbowRoll")
+#: An arm further than this (rad, any joint) from the walk's own is being taken back from
+#: another task's posture; the walk's own swing moves it at most about 0.06 rad a cycle.
+_ARM_AWAY = 0.15
+#: How fast (rad/s, the joint that moves most) the walk takes an arm back (docs: "Arms taken
+#: back"): at the arm's own speed, two arms swinging down 1.5 rad in a quarter second as
+#: the walk stopped pitched the robot forwards and it fell.
+ARM_RETURN_SPEED = 1.5
 
 
 def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> None:
@@ -60,10 +68,21 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         (LeftArm, _LEFT_ARM, targets.left_arm, True),
         (RightArm, _RIGHT_ARM, targets.right_arm, False),
     )
+    here = engine.arm_positions(ctx.now)
     for on, (group, joints, (pitch, roll), left) in zip(engine.arms_enabled, arms, strict=True):
         if on:
             command = dict(zip(joints, own_arm(pitch, roll, left), strict=True))
-            ctx.emit(group(JointCommand(command, stiffness)), optional=True)
+            ctx.emit(group(_arm_command(command, stiffness, here)), optional=True)
+
+
+def _arm_command(command: dict[str, float], stiffness: float, here: Any) -> JointCommand:
+    """The walk's arm ``command``, taken back at ``ARM_RETURN_SPEED`` (a straight line,
+    re-planned every cycle from where the arm has got to) when ``here`` (25 commanded
+    angles) is far from it."""
+    gap = max(abs(angle - float(here[JOINT_INDEX[name]])) for name, angle in command.items())
+    if gap <= _ARM_AWAY:
+        return JointCommand(command, stiffness)
+    return JointCommand(command, stiffness, gap / ARM_RETURN_SPEED, "linear")
 
 
 def register_walk(

@@ -232,3 +232,25 @@ def test_a_ball_in_line_as_the_kick_step_will_see_it_gets_its_placing_step():
     kick.ball[True] = (0.25, -0.04)
     kick.ball[False] = (0.25, 2.0 * STANCE - 0.015)
     assert shaped(kick, False, behind=0.0, length=0.07)[3] == "placing"
+
+
+def test_an_in_walk_kick_two_steps_after_starting_from_stand_init_does_not_fell_the_robot():
+    # The walk's start from StandInit ends with the body pitching forwards at 0.7 rad/s; with
+    # a ball a quarter metre ahead the kick step was the second step, rocked the body further
+    # and this perturbed NAO fell backwards (13 of 72 such starts on two bodies). The first
+    # step now waits for the body to quieten.
+    from motiond.kick_trial import KICK_PRIORITY
+    from motiond.walk_trial import Perturbation, WalkTrial
+    from skills.script import Script
+    from skills.script_files import shipped_script
+
+    trial = WalkTrial(ball=True, perturbation=Perturbation(seed=2))
+    trial.emit(Script(shipped_script("StandInit")), priority=KICK_PRIORITY)
+    assert trial.run(1.5)
+    truth = trial.truth
+    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
+    trial.sim.place_ball(float(middle[0] + 0.25), float(middle[1] - 0.05))
+    trial.emit(InWalkKick(0.25, -0.05), priority=KICK_PRIORITY)
+    trial.walk(0.25)
+    assert trial.run(6.0), f"fell at {trial.fell_at:.2f} s"
+    assert trial.runtime.kick.status().outcome == "kicked"

@@ -156,3 +156,33 @@ def test_a_kick_that_takes_the_legs_from_a_script_mid_keyframe_holds_them_where_
             moved = max(moved, float(np.max(np.abs(now - before))))
     assert held >= 2
     assert moved < 0.05
+
+
+def test_a_kick_from_legs_far_from_the_stand_goes_there_through_the_walk_first():
+    # Zero leaves the legs straight and the arms straight forwards. Settled from there to the
+    # kick's stand in joint space, the robot stood on its toes (torso 0.3 rad forwards) and
+    # this perturbed NAO fell; through the walk's start it stands in its stand, then kicks.
+    from motiond.walk_trial import Perturbation
+    from skills.script import Script
+    from skills.script_files import shipped_script
+
+    trial = WalkTrial(ball=True, perturbation=Perturbation(seed=1))
+    assert trial.run(1.0)
+    trial.emit(Script(shipped_script("Zero")), priority=KICK_PRIORITY)
+    assert trial.run(1.2)  # the script still holds the legs when the kick comes
+    truth = trial.truth
+    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
+    trial.sim.place_ball(float(middle[0] + 0.17), float(middle[1] + 0.05))
+    trial.emit(Kick(0.17, 0.05), priority=KICK_PRIORITY)
+    phases, pitch = [], 0.0
+    while trial.t < 7.0 and not trial.fell:
+        trial.step()
+        phase = trial.runtime.kick.status().phase
+        if not phases or phases[-1] != phase:
+            phases.append(phase)
+        pitch = max(pitch, float(trial.truth.torso_rpy[1]))
+    assert not trial.fell
+    assert trial.runtime.kick.status().outcome == "kicked"
+    assert "to the walk stand" in phases
+    assert phases.index("to the walk stand") < phases.index("settling")
+    assert pitch < 0.25  # 0.96 before, and fell

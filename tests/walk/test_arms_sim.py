@@ -12,6 +12,7 @@ from lola_io.joints import JOINT_INDEX
 from motiond.walk_trial import PRIORITY, WalkTrial
 from providers.actuation import JointCommand, LeftArm, RightArm
 from skills.walk.arms import arm_com_shift, own_arm
+from skills.walk.providers import ARM_RETURN_SPEED
 from skills.walk.tasks import Walk
 
 POSTURES = {
@@ -67,3 +68,32 @@ def test_the_arms_shift_is_nothing_for_the_walks_own_arms_and_back_or_forwards_f
     # backwards; held straight forwards, 2 cm forwards.
     assert -0.012 < arm_com_shift(back, own, 0.12) < -0.007
     assert 0.015 < arm_com_shift(forwards, own, 0.12) < 0.025
+
+
+def test_arms_a_behaviour_held_forwards_and_gave_back_as_the_walk_stops_keep_it_standing():
+    # Both arms brought forwards over 0.9 s while the walk starts, given back to the walk as
+    # it stops: at the arm's own speed they swung down 1.5 rad in a quarter second and the
+    # robot fell (and the walk, weighing the arms where their moves would end, had taken
+    # their shift before they got there). 13 of 108 such runs fell on four bodies, none now.
+    left = {"LShoulderPitch": 0.08, "LShoulderRoll": 0.42, "LElbowYaw": -0.23, "LElbowRoll": -0.73}
+    right = {"RShoulderPitch": 0.59, "RShoulderRoll": -0.32, "RElbowYaw": 1.1, "RElbowRoll": 1.23}
+    trial = WalkTrial()
+    trial.run(1.1)
+    trial.walk(0.3)
+    trial.run(0.26)
+    trial.emit(LeftArm(JointCommand(left, 1.0, 0.9)), priority=3.0)
+    trial.emit(RightArm(JointCommand(right, 1.0, 0.9)), priority=3.0)
+    trial.run(0.66)
+    trial.walk()
+    trial.run(0.62)
+    trial.stop()
+    pitch = JOINT_INDEX["LShoulderPitch"]
+    before = float(trial.command.position[pitch])
+    fastest = 0.0
+    for _ in range(int(2.0 / 0.012)):
+        trial.step()
+        now = float(trial.command.position[pitch])
+        fastest, before = max(fastest, abs(now - before) / 0.012), now
+    assert not trial.fell
+    assert abs(before - own_arm(np.pi / 2, 0.0, True)[0]) < 0.05  # back with the walk
+    assert fastest <= ARM_RETURN_SPEED + 1e-6

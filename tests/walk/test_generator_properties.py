@@ -401,3 +401,47 @@ def test_a_pending_in_walk_kick_steps_only_in_a_forward_walk(velocity, kicks):
     assert kicked is kicks and placed is kicks
     if not kicks:
         assert gen.executed.left == pytest.approx(velocity[1])  # the request as asked
+
+
+@pytest.mark.parametrize(("gyro", "first_step_after"), [(0.0, 0.0), (0.6, 0.5), ("calms", 0.2)])
+def test_the_first_step_after_the_start_waits_for_the_body_to_quieten(gyro, first_step_after):
+    # The blend to the walk stand ends with the body still pitching (the servos lag it); a
+    # step begun then rocks it further (in-walk kicks two steps after a start from StandInit
+    # fell). A quiet body steps at once; a moving one waits until it calms, at most 0.5 s.
+    gen = WalkGenerator(GAIT)
+    sense = Sense()
+    gen.begin(*_stand(gen))
+    gen.set_request(clamp_request(GAIT, 0.2, 0.0, 0.0))
+    t, stepped_at = 0.0, None
+    sense.gyro[1] = 0.0 if gyro == 0.0 else 0.6  # moving as the blend ends, or not
+    while gen.phase is Phase.STARTING:
+        gen.update(DT, sense)
+        t += DT
+    started = t
+    while stepped_at is None and t < started + 2.0:
+        rate = (0.6 if t < started + 0.2 else 0.0) if gyro == "calms" else gyro
+        sense.gyro[1] = rate
+        gen.update(DT, sense)
+        t += DT
+        if gen.phase is Phase.WALKING:
+            stepped_at = t - started
+    assert stepped_at is not None
+    # The gyro's low-pass adds a few cycles to a calming body.
+    assert first_step_after <= stepped_at <= first_step_after + 0.1
+
+
+@pytest.mark.parametrize(("behind", "catches"), [(0.2, False), (0.35, True)])
+def test_after_an_in_walk_kick_only_a_deep_backward_fall_is_caught(behind, catches):
+    # The kick step's swing pitches the body back about 0.2 rad: no catch step for that (the
+    # walk walks on after a kick); a body falling back further is caught (a perturbed NAO,
+    # kicking two steps after a start, fell uncaught 0.41 rad back).
+    gen, sense = _walking(0.2, cycles=300)
+    sense.gyro = np.array([0.0, -(GAIT.back_catch_rate + 0.5), 0.0])  # pitching back fast
+    for lean in (0.0, behind):  # a step to let the gyro's filter settle, then the kick step
+        before = gen.step_count
+        gen.kicking = lean > 0.0
+        sense.pitch = gen._posture().lean - lean
+        while gen.step_count == before:
+            _land_at(gen, sense, 0.8)
+            gen.update(DT, sense)
+    assert (gen.executed.forward < 0.0) is catches
