@@ -73,6 +73,8 @@ class WalkEngine:
         self._stopper = director.emitter("skill:walk")
         self._last_now: float | None = None
         self._targets: WalkTargets | None = None
+        #: The joints' commanded angles (25) where their moves had got to at the last tick.
+        self.commanded_now = np.array(servos.positions_at(0.0))
         self._killed_request: Walk | None = None
         self.request: Walk | None = None
         self.period = 0.012
@@ -130,11 +132,6 @@ class WalkEngine:
         """Whether the walk has driven the legs in the last few cycles (up to ``now``)."""
         return self._last_now is not None and now - self._last_now <= _INTERRUPTED * self.period
 
-    def arm_positions(self, now: float) -> np.ndarray:
-        """The joints' commanded angles (25) where their moves have got to at ``now``: the arms
-        the walk takes back start from there."""
-        return self._servos.positions_at(now)
-
     def stepping(self, now: float) -> bool:
         """Whether the walk is stepping (a task taking the legs should let it stop first): it
         is mid-step and drives the legs, or did until an outage and they are where it left
@@ -183,8 +180,9 @@ class WalkEngine:
         commanded = self._servos.target_array()
         own = None if self._targets is None else (self._targets.left_arm, self._targets.right_arm)
         # Arms on their way (back to the walk, or to another task's posture) weigh where they
-        # are, not where their moves end.
-        gen.arm_com = arm_com_shift(self._servos.positions_at(now), own, gen.gait.arm_roll)
+        # are, not where their moves end; the arms the walk takes back start from there too.
+        self.commanded_now = self._servos.positions_at(now)
+        gen.arm_com = arm_com_shift(self.commanded_now, own, gen.gait.arm_roll)
         self._targets = gen.update(dt, self._state, commanded)
         if gen.step_count != self._steps_seen:
             self._steps_seen = gen.step_count

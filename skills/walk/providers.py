@@ -68,7 +68,7 @@ def _emit_targets(ctx: Context, engine: WalkEngine, targets: WalkTargets) -> Non
         (LeftArm, _LEFT_ARM, targets.left_arm, True),
         (RightArm, _RIGHT_ARM, targets.right_arm, False),
     )
-    here = engine.arm_positions(ctx.now)
+    here = engine.commanded_now
     for on, (group, joints, (pitch, roll), left) in zip(engine.arms_enabled, arms, strict=True):
         if on:
             command = dict(zip(joints, own_arm(pitch, roll, left), strict=True))
