@@ -77,7 +77,6 @@ class RandomBehaviour:
         """Emit one thing (or, as after a LoLA outage, the runtime's safe sit, or its
         release); what it was."""
         trial, rng = self._trial, self._rng
-        behaviour = trial._behaviour
         if trial.runtime.kick.status().phase == "idle":
             self._park_ball()
         if self._sitting and rng.random() < 0.7:
@@ -91,7 +90,7 @@ class RandomBehaviour:
                 "HeadPitch": float(rng.uniform(-0.6, 0.5)),
             }
             duration = float(rng.uniform(0.2, 1.0))
-            behaviour.emit(Head(JointCommand(look, 1.0, duration)), priority=LOOK_PRIORITY)
+            trial.emit(Head(JointCommand(look, 1.0, duration)), priority=LOOK_PRIORITY)
             action = f"look {look['HeadYaw']:+.2f},{look['HeadPitch']:+.2f} in {duration:.2f} s"
         elif action == "arms":
             action = self._arms()
@@ -101,23 +100,23 @@ class RandomBehaviour:
         elif action == "walk":
             forward, left = rng.uniform(-0.1, 0.4), rng.uniform(-0.1, 0.1)
             turn = rng.uniform(-0.8, 0.8)
-            behaviour.emit(Walk(float(forward), float(left), float(turn)), priority=WALK_PRIORITY)
+            trial.emit(Walk(float(forward), float(left), float(turn)), priority=WALK_PRIORITY)
             action = f"walk {forward:+.2f},{left:+.2f},{turn:+.2f}"
         elif action == "sideways":
             left = float(rng.uniform(-0.2, 0.2))
-            behaviour.emit(Walk(0.0, left, 0.0), priority=WALK_PRIORITY)
+            trial.emit(Walk(0.0, left, 0.0), priority=WALK_PRIORITY)
             action = f"walk sideways {left:+.2f}"
         elif action == "stop":
-            behaviour.emit_none(Walk)
+            trial.withdraw(Walk)
         elif action in ("in-walk", "kick"):
             action = self._kick(action == "in-walk")
         elif action == "script":
             name = str(rng.choice(SCRIPTS))
-            behaviour.emit(Script(shipped_script(name)), priority=ABOVE_PRIORITY)
+            trial.emit(Script(shipped_script(name)), priority=ABOVE_PRIORITY)
             action = f"script {name}"
         if rng.random() < 0.2:
             for task_type in (Kick, InWalkKick, Script):
-                behaviour.emit_none(task_type)
+                trial.withdraw(task_type)
             self._park_ball()
             action += ", withdrew kicks and scripts"
         return action
@@ -130,27 +129,22 @@ class RandomBehaviour:
     def _kick(self, in_walk: bool) -> str:
         trial, rng = self._trial, self._rng
         ball_x, ball_y = float(rng.uniform(0.15, 0.9)), float(rng.choice([-0.05, 0.05]))
-        truth = trial.truth
-        middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
-        c, s = math.cos(truth.torso_rpy[2]), math.sin(truth.torso_rpy[2])
-        trial.sim.place_ball(
-            float(middle[0] + c * ball_x - s * ball_y), float(middle[1] + s * ball_x + c * ball_y)
-        )
+        trial.place_ball_ahead(ball_x, ball_y)
         if in_walk:
-            trial._behaviour.emit(InWalkKick(ball_x, ball_y), priority=ABOVE_PRIORITY)
+            trial.emit(InWalkKick(ball_x, ball_y), priority=ABOVE_PRIORITY)
             return f"in-walk kick at {ball_x:.2f},{ball_y:+.2f}"
         direction, power = float(rng.uniform(-0.4, 0.4)), float(rng.uniform(0.3, 1.0))
         kick = Kick(min(ball_x, 0.2), ball_y, direction, power)
-        trial._behaviour.emit(kick, priority=ABOVE_PRIORITY)
+        trial.emit(kick, priority=ABOVE_PRIORITY)
         return f"kick at {kick.ball_x:.2f},{ball_y:+.2f} to {direction:+.2f} power {power:.2f}"
 
     def _arms(self) -> str:
         """An arm posture a behaviour might hold (at its side, out, forwards, back), or the
         arms given back to the walk."""
-        rng, behaviour = self._rng, self._trial._behaviour
+        rng, trial = self._rng, self._trial
         if rng.random() < 0.3:
-            behaviour.emit_none(LeftArm)
-            behaviour.emit_none(RightArm)
+            trial.withdraw(LeftArm)
+            trial.withdraw(RightArm)
             return "arms given back"
         sides = ("L", "R") if rng.random() < 0.5 else (str(rng.choice(["L", "R"])),)
         postures = []
@@ -164,7 +158,7 @@ class RandomBehaviour:
             }
             group = LeftArm if side == "L" else RightArm
             duration = float(rng.uniform(0.3, 1.0))
-            behaviour.emit(group(JointCommand(pose, 1.0, duration)), priority=LOOK_PRIORITY)
+            trial.emit(group(JointCommand(pose, 1.0, duration)), priority=LOOK_PRIORITY)
             angles = ",".join(f"{a:+.2f}" for a in pose.values())
             postures.append(f"{side} {angles}")
         return f"arms {'; '.join(postures)}"

@@ -40,14 +40,7 @@ def _ball_ahead(
     if params is not None:
         trial.runtime.kick.params = params
     trial.run(_STAND_SECONDS)
-    truth = trial.truth
-    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
-    heading = float(truth.torso_rpy[2])
-    c, s = math.cos(heading), math.sin(heading)
-    trial.sim.place_ball(
-        float(middle[0] + c * kick.ball_x - s * kick.ball_y),
-        float(middle[1] + s * kick.ball_x + c * kick.ball_y),
-    )
+    heading = trial.place_ball_ahead(kick.ball_x, kick.ball_y)
     return trial, trial.sim.truth().ball[:2].copy(), heading
 
 

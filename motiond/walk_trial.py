@@ -12,6 +12,7 @@ and the actuation delay off by a few percent), so a walk tuned to one model's qu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from pathlib import Path
 
@@ -147,6 +148,20 @@ class WalkTrial:
     def emit(self, task: object, priority: float = PRIORITY) -> None:
         """Emit any task from the trial's behaviour (a kick above the walk, say)."""
         self._behaviour.emit(task, priority=priority)
+
+    def withdraw(self, task_type: type) -> None:
+        """Withdraw the trial's behaviour's task of ``task_type``."""
+        self._behaviour.emit_none(task_type)
+
+    def place_ball_ahead(self, x: float, y: float) -> float:
+        """Put the ball at rest at (``x``, ``y``) (m) in the robot's frame: from the middle of
+        the soles, along the torso's heading; that heading (rad)."""
+        truth = self.truth
+        middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
+        heading = float(truth.torso_rpy[2])
+        c, s = math.cos(heading), math.sin(heading)
+        self.sim.place_ball(float(middle[0] + c * x - s * y), float(middle[1] + s * x + c * y))
+        return heading
 
     def stop(self) -> None:
         """Withdraw the walk (it brings the feet together and stands)."""

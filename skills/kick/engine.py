@@ -166,8 +166,7 @@ class KickEngine:
                 ctx.done()
                 return
             if busy:
-                if self._status.phase != "to the walk stand":
-                    self.set_status(phase="stopping walk")
+                self.set_status(phase="to the walk stand" if self._to_stand else "stopping walk")
                 ctx.emit(StopWalk())
                 return
             if self.motion is None:

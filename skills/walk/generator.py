@@ -459,8 +459,7 @@ class WalkGenerator:
     def _starting(self, dt: float) -> WalkTargets:
         stand = self._targets(support=None)
         assert self.start is not None
-        gait = self.gait
-        left, right = self.start.soles(dt, (stand.left_sole, stand.right_sole), gait)
+        left, right = self.start.soles(dt, (stand.left_sole, stand.right_sole), self.gait)
         if self.start.blended:
             self.phase = Phase.STANDING
         return attrs.evolve(stand, left_sole=left, right_sole=right)

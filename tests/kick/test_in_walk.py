@@ -247,9 +247,7 @@ def test_an_in_walk_kick_two_steps_after_starting_from_stand_init_does_not_fell_
     trial = WalkTrial(ball=True, perturbation=Perturbation(seed=2))
     trial.emit(Script(shipped_script("StandInit")), priority=KICK_PRIORITY)
     assert trial.run(1.5)
-    truth = trial.truth
-    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
-    trial.sim.place_ball(float(middle[0] + 0.25), float(middle[1] - 0.05))
+    trial.place_ball_ahead(0.25, -0.05)
     trial.emit(InWalkKick(0.25, -0.05), priority=KICK_PRIORITY)
     trial.walk(0.25)
     assert trial.run(6.0), f"fell at {trial.fell_at:.2f} s"

@@ -170,9 +170,7 @@ def test_a_kick_from_legs_far_from_the_stand_goes_there_through_the_walk_first()
     assert trial.run(1.0)
     trial.emit(Script(shipped_script("Zero")), priority=KICK_PRIORITY)
     assert trial.run(1.2)  # the script still holds the legs when the kick comes
-    truth = trial.truth
-    middle = (truth.left_sole_position + truth.right_sole_position) / 2.0
-    trial.sim.place_ball(float(middle[0] + 0.17), float(middle[1] + 0.05))
+    trial.place_ball_ahead(0.17, 0.05)
     trial.emit(Kick(0.17, 0.05), priority=KICK_PRIORITY)
     phases, pitch = [], 0.0
     while trial.t < 7.0 and not trial.fell:
