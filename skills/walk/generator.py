@@ -24,16 +24,9 @@ A Walk2014-family step generator (rUNSWift, B-Human, HULKs; ../shared/reference/
   to the walk stand over ``start_duration`` (minimum jerk); the first step then waits until
   the filtered gyro's pitch and roll rates are below ``start_quiet_gyro`` (at most
   ``start_quiet_wait``): the servos lag the blend, and the body is still moving as it ends.
-- **Acceleration limits**: the executed velocity follows the clamped request by at most one
-  step's allowed change, read at the start of each step (slowing to walk on elsewhere more
-  gently than stopping: ``skills.walk.request.ratchet``).
-- **A forward fall** (the torso leaning ``back_step_lean`` past the gait's lean at a step's
-  start) takes no backward step, and **a backward lean** (``slow_lean`` behind it, averaged
-  over about a step) slows a forward walk until it has passed, as does a forward lean
-  (``fast_lean`` past it) at speed (``skills.walk.request.step_velocity``).
-- **In-walk kicks**: with a kick pending (``kick``), each step is shaped at its start by
-  ``skills.walk.kick_step``: the kick step through the ball, the placing step before it, or
-  an ordinary step.
+- **Each step's velocity and shape** are planned as it begins (``skills.walk.next_step``):
+  the request ratcheted within the acceleration limits, the balance guards and catch steps,
+  the in-walk kick's line-up, kick and placing steps, and footsteps.
 
 All poses are built in an upright frame ``H`` at the middle of the hip joints; the torso leans
 forwards by the gait's lean. The generator is plain maths with a clock passed in: no Director,
@@ -51,30 +44,31 @@ import numpy as np
 from skills.walk.footstep_queue import FootstepQueue
 from skills.walk.footsteps import PlannedStep
 from skills.walk.gaits import GaitChange
-from skills.walk.kick_step import KickStep, line_up, shape_step
+from skills.walk.kick_step import KickStep
+from skills.walk.next_step import (
+    KICK_SETTLE_STEPS,
+    StepShape,
+    footstep_stride,
+    lined_up,
+    velocity_stride,
+    walk_velocity,
+)
 from skills.walk.odometry import Pose2D
-from skills.walk.params import GaitParameters, between, share_of
+from skills.walk.params import GaitParameters
 from skills.walk.posture import (
     BodySense,
     WalkPosture,
     WalkTargets,
-    posture,
+    step_posture,
     walk_targets,
 )
 from skills.walk.protection import Protection
-from skills.walk.request import ZERO, Velocity, clamp_request, step_velocity
+from skills.walk.request import ZERO, Velocity
 from skills.walk.soles import SoleGeometry
 from skills.walk.start import WalkStart
-from skills.walk.step import Foot, footstep_plan, step_ends, step_size
+from skills.walk.step import Foot
 from skills.walk.stop_plan import StopStep, dry_run_stop
-from skills.walk.stride import Stride, closing_lead
-
-#: Steps after an in-walk kick's step before a backward fall is caught again ...
-_KICK_SETTLE_STEPS = 2
-#: ... unless the torso leans back further than this past the gait's lean (rad): a kick
-#: step two steps after a start from StandInit left a perturbed NAO 0.27 and 0.41 rad back
-#: at the next two steps, and uncaught it fell (docs: "Pushed from the front").
-_KICK_CATCH_LEAN = 0.3
+from skills.walk.stride import Stride
 
 
 class Phase(enum.Enum):
@@ -137,7 +131,7 @@ class WalkGenerator:
         #: An in-walk kick to make (``skills.walk.kick_step``), and whether this step is it.
         self.kick: KickStep | None = None
         self.kicking = False
-        self._steps_since_kick = _KICK_SETTLE_STEPS
+        self._steps_since_kick = KICK_SETTLE_STEPS
         #: The step that ended last: its support foot (True: left), where its plan landed the
         #: swing sole seen from the support sole, and its velocity; set as it ends.
         self.ended: tuple[bool, Pose2D, Velocity] = (True, Pose2D(), ZERO)
@@ -303,79 +297,47 @@ class WalkGenerator:
         self.swing_left = swing_left
         after_footstep = self.steps.finish()
         self.placing = after_footstep
-        if not first and not self._blocked():
+        blocked = self._blocked()
+        if not first and not blocked:
             planned = self.steps.take(swing_left)
             if planned is not None:
                 self._begin_footstep(planned)
                 return  # never a first step
-        target = ZERO if self._blocked() else self.target
-        if self.kick is not None and target.forward > 0.0:
-            # Only walking at the ball: a behaviour stepping aside or back keeps its request.
-            side = line_up(self.kick, self._hip_y + g.foot_spread, g.step_period)
-            if side != 0.0:
-                target = clamp_request(g, target.forward, target.left + side, target.turn)
+        stance = self._hip_y + g.foot_spread
+        target = ZERO if blocked else lined_up(g, self.target, self.kick, stance)
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
             self.executed = ZERO
         else:
-            body = self._body
-            lean = body.pitch - self._posture().lean
-            # An in-walk kick's swing pitches the body back as a push from the front would
-            # (0.2 rad): no catch step in the steps after it (with them, the walk went on
-            # 0.10 m in the second after a kick, not 0.17), unless it leans back further.
-            settled = self._steps_since_kick >= _KICK_SETTLE_STEPS or lean < -_KICK_CATCH_LEAN
-            self.executed = step_velocity(
-                g, self.executed, target, lean, body.pitch_error_mean, body.gyro_y, catch=settled
+            lean = self._body.pitch - self._posture().lean
+            self.executed = walk_velocity(
+                g, self.executed, target, self._body, lean, self._steps_since_kick
             )
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
-        own = self.foot_gaits[0 if swing_left else 1]
-        size = step_size(
-            g,
-            own,
-            v,
-            frequency=self.frequency,
-            calibrate=self.calibrate,
-            first=first,
-            lengthen=not self._lining_up,
-        )
-        self.kicking = False
         # Kick and placing steps only while walking forwards: a kick step (0.05-0.15 m ahead)
         # in a walk going sideways lunged and fell (a ball left pending while the behaviour
         # stepped aside, after the Zero posture: the random-sequence runs).
-        if self.kick is not None and not first and not self._blocked() and v.forward > 0.0:
-            swing, support = (self.left, self.right) if swing_left else (self.right, self.left)
-            f, period, lift, role = shape_step(
-                self.kick,
-                swing_left,
-                behind=support.x - swing.x,
-                stance=self._hip_y + g.foot_spread,
-                front=self._geometry.sole_front,
-                step=(size.length, size.period, size.lift),
-                step_period=g.step_period,
-                longest=self._longest_step(),
-            )
-            size = attrs.evolve(size, length=f, period=period, lift=lift)
-            self.kicking = role == "kick"
-            self.placing = self.placing or role is not None
-        # Leaning further forward (or back) than the gait's lean means the body is falling
-        # that way: the swing foot lands further out to catch it (B-Human's and HTWK's step
-        # adjustment, in its simplest form), from the torso pitch averaged over the last step.
-        catch = g.catch_pitch * self._body.pitch_error_mean
-        # The body leads a sideways opening in proportion to the sideways speed: a walk that
-        # only trims its drift sideways keeps Walk2014's half (pushes survived, docs).
-        share = between(0.5, g.side_open_share, share_of(v.left, g.max_left))
-        start = (attrs.evolve(self.left), attrs.evolve(self.right))
-        end = step_ends(size, swing_left, catch, open_share=share)
-        self.stride = Stride(
-            size.period,
-            start,
-            end,
-            lift=size.lift,
-            support_lift=(self.right if swing_left else self.left).z,
-            side_lead=closing_lead(g, start, end, swing_left, v),
-            first=first,
+        shaping = not first and not blocked and v.forward > 0.0
+        shape = StepShape(
+            self.foot_gaits[0 if swing_left else 1],
+            self.frequency,
+            self.calibrate,
+            lining_up=self._lining_up,
+            kick=self.kick if shaping else None,
         )
+        self.stride, role = velocity_stride(
+            g,
+            v,
+            shape,
+            feet=(self.left, self.right),
+            swing_left=swing_left,
+            first=first,
+            geometry=self._geometry,
+            pitch_error=self._body.pitch_error_mean,
+        )
+        self.kicking = role == "kick"
+        self.placing = self.placing or role is not None
 
     @property
     def _lining_up(self) -> bool:
@@ -386,35 +348,16 @@ class WalkGenerator:
         compensation (25 of 30)."""
         return self.kick is not None
 
-    def _longest_step(self) -> float:
-        # The walk's longest step as it plans it: calibrated, as its own steps are (a
-        # placing step capped at the uncalibrated length left the ball out of reach where
-        # the walk's steps go 30 % further, and the kick step met it late in its swing).
-        g = self.gait
-        limits = (g.max_forward, g.max_left, g.max_turn)
-        return self.calibrate(g.max_forward, 0.0, 0.0, limits)[0] * g.step_period
-
     def _begin_footstep(self, step: PlannedStep) -> None:
-        """A planned step: the swing foot lands at ``step.move`` in the support foot's frame,
-        both feet placed symmetrically about the hips (each moves half of it)."""
-        g = self.gait
         self.placing = True
         self.phase = Phase.WALKING
-        plan = footstep_plan(
+        self.stride, self.executed = footstep_stride(
+            self.gait,
             step,
-            self.aim(step.move, step.left),
-            stance=self._hip_y + g.foot_spread,
-            heel_shift=self._geometry.heel_shift,
-            gait=g,
-            catch=g.catch_pitch * self._body.pitch_error_mean,
-        )
-        self.executed = plan.velocity
-        self.stride = Stride(
-            step.period,
-            (attrs.evolve(self.left), attrs.evolve(self.right)),
-            (plan.left_end, plan.right_end),
-            lift=plan.lift,
-            support_lift=(self.right if step.left else self.left).z,
+            self.aim,
+            feet=(self.left, self.right),
+            geometry=self._geometry,
+            pitch_error=self._body.pitch_error_mean,
         )
 
     def _move_feet(self) -> None:
@@ -465,26 +408,15 @@ class WalkGenerator:
         return attrs.evolve(stand, left_sole=left, right_sole=right)
 
     def _posture(self) -> WalkPosture:
-        """The posture (lean, centre-of-mass offset, ankle pitch gains) for the step's forward
-        speed, or the in-place one while making footsteps."""
-        # A footstep's velocity is its placement over its period, from one step to the next
-        # with no ratchet (0.3 m/s, then 0, then backwards): the posture would jump at every
-        # step. A first footstep of 6 cm landed 1.8 cm off and turned 4 degrees so, and 0.9 cm
-        # and 0.2 degrees with the in-place posture.
-        if self.steps.current is not None:
-            # Nor do footsteps sway: with it the worst of bench navigate's landed 2.7 cm off,
-            # not 2.4, and turned 2.5 degrees, not 2.1.
-            trim = self.stand_trim - self.arm_com
-            return attrs.evolve(posture(self.gait, 0.0, trim, stand_lean=self.stand_lean), sway=0.0)
-        v = self.executed
-        # The sideways span of the sag compensation is for a walk that goes on sideways: a
-        # stop's steps keep the planned one (``stop_pose`` predicts them by their plan).
-        left = min(abs(v.left), abs(self.target.left))
-        trim = self.stand_trim - self.arm_com  # the arms' shift taken back with the trim
-        pose = posture(self.gait, v.forward, trim, left, v.turn, self.stand_lean)
-        if self._lining_up:
-            pose = attrs.evolve(pose, sag=self.gait.sag_hip_roll, load=self.gait.load_hip_pitch)
-        return pose
+        return step_posture(
+            self.gait,
+            self.executed,
+            self.target,
+            footsteps=self.steps.current is not None,
+            trim=self.stand_trim - self.arm_com,  # the arms' shift taken back with the trim
+            stand_lean=self.stand_lean,
+            lining_up=self._lining_up,
+        )
 
     def _targets(self, *, support: bool | None) -> WalkTargets:
         return walk_targets(
