@@ -132,6 +132,7 @@ class WalkGenerator:
         self.kick: KickStep | None = None
         self.kicking = False
         self._steps_since_kick = KICK_SETTLE_STEPS
+        self._caught = False  # the step under way is a catch step (``next_step``)
         #: The step that ended last: its support foot (True: left), where its plan landed the
         #: swing sole seen from the support sole, and its velocity; set as it ends.
         self.ended: tuple[bool, Pose2D, Velocity] = (True, Pose2D(), ZERO)
@@ -308,11 +309,19 @@ class WalkGenerator:
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
             self.executed = ZERO
+            self._caught = False
         else:
             lean = self._body.pitch - self._posture().lean
+            # A catch step's backward speed is not the walk's: the steps after it ratchet from
+            # a standstill (from a 0.3 m/s catch the next step went back 0.18 m/s under a body
+            # already pitching forwards again, and fell that way: docs, "A deep backward lean").
+            before = self.executed
+            if self._caught:
+                before = Velocity(0.0, before.left, before.turn)
             self.executed = walk_velocity(
-                g, self.executed, target, self._body, lean, self._steps_since_kick
+                g, before, target, self._body, lean, self._steps_since_kick
             )
+            self._caught = before.forward > 0.0 > self.executed.forward and target.forward > 0.0
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         # Kick and placing steps only while walking forwards: a kick step (0.05-0.15 m ahead)

@@ -147,6 +147,7 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "back_catch_rate": (0.0, 5.0, "rad/s", "backward pitch rate of a backward fall"),
     "back_catch_speed": (0.0, 0.35, "m/s", "backward speed of the step that catches it"),
     "back_catch_share": (0.0, 1.0, "1", "share of the forward limit below which it catches"),
+    "back_catch_deep": (0.0, 1.5, "rad", "backward lean past the gait's caught at any rate"),
     "catch_pitch": (0.0, 0.5, "m/rad", "swing foot placed further forward per rad of forward lean"),
     "tilt_roll_ankle": (-1.0, 1.0, "rad/rad", "support ankle roll per torso roll"),
     "level_swing": (0.0, 1.0, "1", "share of the torso's tilt the swing sole is levelled by"),
@@ -276,6 +277,7 @@ class GaitParameters:
     back_catch_rate: float = _parameter("back_catch_rate")
     back_catch_speed: float = _parameter("back_catch_speed")
     back_catch_share: float = _parameter("back_catch_share")
+    back_catch_deep: float = _parameter("back_catch_deep")
     catch_pitch: float = _parameter("catch_pitch")
     tilt_roll_ankle: float = _parameter("tilt_roll_ankle")
     level_swing: float = _parameter("level_swing")

@@ -150,9 +150,9 @@ def step_velocity(
       steps for the same reason).
     - Walking forwards, at most ``back_catch_share`` of the limit and asked to go on forwards,
       leaning back past ``back_catch_lean`` and pitching back faster than
-      ``back_catch_rate``, the body is falling backwards (a push from the front): the step
-      goes backwards at ``back_catch_speed`` (at most the gait's limit), and the ratchet
-      walks on from there.
+      ``back_catch_rate`` (or leaning back past ``back_catch_deep``, at any rate), the body
+      is falling backwards (a push from the front): the step goes backwards at
+      ``back_catch_speed`` (at most the gait's limit), and the ratchet walks on from there.
     - Leaning forwards ``back_step_lean`` past the gait's lean the body is falling forwards
       (walking, it leans up to 0.2 rad past it, turning fast on the spot): a backward step
       would pull the feet from under it, so the backward speed shrinks instead, at a stop's
@@ -160,7 +160,8 @@ def step_velocity(
     """
     v = ratchet(gait, current, target)
     back = min(gait.back_catch_speed, gait.max_backward)
-    falling_back = lean < -gait.back_catch_lean and pitch_rate < -gait.back_catch_rate
+    deep = lean < -gait.back_catch_deep
+    falling_back = lean < -gait.back_catch_lean and (pitch_rate < -gait.back_catch_rate or deep)
     slow = 0.0 < current.forward <= gait.back_catch_share * gait.max_forward
     if catch and falling_back and slow and target.forward > 0.0:
         # Walking forwards and falling backwards (pushed from the front): step back under

@@ -199,13 +199,16 @@ def test_leaning_forward_past_the_guard_bars_backward_steps():
 
 
 def test_leaning_back_past_the_guard_slows_a_forward_walk_until_it_has_caught_up():
-    gen, sense = _walking(0.4, cycles=400)
+    # The shipped guard (1.0 rad) is past the deep lean that makes a step a catch step; a
+    # guard short of it slows the walk alone.
+    gait = attrs.evolve(GAIT, slow_lean=GAIT.back_catch_deep - 0.1)
+    gen, sense = _walking(0.4, cycles=400, gait=gait)
     top = gen.executed.forward
     assert top > 0.3
     seen = []
     for _ in range(100):
         # The legs outrun the body: it leans back past the guard, whatever lean the speed asks.
-        sense.pitch = gen._posture().lean - GAIT.slow_lean - 0.05
+        sense.pitch = gen._posture().lean - gait.slow_lean - 0.05
         _land_at(gen, sense, 0.8)
         gen.update(DT, sense)
         seen.append(gen.executed.forward)
@@ -279,6 +282,43 @@ def test_falling_backwards_fast_the_next_step_goes_back_but_not_drifting_back_sl
             assert held.forward > 0.0
         else:
             assert min(seen) >= 0.0  # two steps later, not yet backwards: the ratchet's pace
+
+
+@pytest.mark.parametrize(
+    ("past_deep", "rate", "steps_back"),
+    [(0.05, 0.0, True), (0.05, 0.6, True), (-0.05, 0.0, False), (-0.05, -1.5, True)],
+)
+def test_leaning_back_past_the_deep_lean_the_step_goes_back_at_any_pitch_rate(
+    past_deep, rate, steps_back
+):
+    # Pushed from the front mid-step, the body may begin the next step 0.4 rad back with the
+    # pitch rate already turning: the rate alone let it walk on forwards and fall backwards.
+    # Shallower than the deep lean, it takes the rate (a sprint's torso drifts back slowly).
+    lean = -(GAIT.back_catch_deep + past_deep)
+    assert lean < -GAIT.back_catch_lean
+    v = step_velocity(GAIT, Velocity(0.2), Velocity(0.2), lean, lean, rate)
+    assert (v.forward == -min(GAIT.back_catch_speed, GAIT.max_backward)) is steps_back
+    if not steps_back:
+        assert v.forward > 0.0
+
+
+def test_the_step_after_a_catch_step_ratchets_from_a_standstill_not_from_its_backward_speed():
+    # A catch step brings the body upright within the step; a next step that went on
+    # backwards at the ratchet's pace pulled the feet from under a body already pitching
+    # forwards again (bench sequences, perturbed #3 seed 29).
+    gen, sense = _walking(0.2, cycles=300)
+    sense.pitch = gen._posture().lean - GAIT.back_catch_deep - 0.05  # falling back deep
+    before = gen.step_count
+    while gen.step_count == before:
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert gen.executed.forward == -min(GAIT.back_catch_speed, GAIT.max_backward)
+    sense.pitch = gen._posture().lean  # caught: upright again
+    sense.gyro = np.zeros(3)
+    while gen.step_count == before + 1:
+        _land_at(gen, sense, 0.8)
+        gen.update(DT, sense)
+    assert 0.0 <= gen.executed.forward <= 0.2
 
 
 def _walking(forward: float, left: float = 0.0, turn: float = 0.0, cycles: int = 150, gait=GAIT):
