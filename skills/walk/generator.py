@@ -312,16 +312,9 @@ class WalkGenerator:
             self._caught = False
         else:
             lean = self._body.pitch - self._posture().lean
-            # A catch step's backward speed is not the walk's: the steps after it ratchet from
-            # a standstill (from a 0.3 m/s catch the next step went back 0.18 m/s under a body
-            # already pitching forwards again, and fell that way: docs, "A deep backward lean").
-            before = self.executed
-            if self._caught:
-                before = Velocity(0.0, before.left, before.turn)
-            self.executed = walk_velocity(
-                g, before, target, self._body, lean, self._steps_since_kick
+            self.executed, self._caught = walk_velocity(
+                g, self.executed, target, self._body, lean, self._steps_since_kick, self._caught
             )
-            self._caught = before.forward > 0.0 > self.executed.forward and target.forward > 0.0
         v = self.executed
         self.phase = Phase.WALKING if not (target.is_zero and v.is_zero) else Phase.STOPPING
         # Kick and placing steps only while walking forwards: a kick step (0.05-0.15 m ahead)

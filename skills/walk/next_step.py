@@ -65,17 +65,26 @@ def walk_velocity(
     body: BodySense,
     lean: float,
     steps_since_kick: int,
-) -> Velocity:
-    """The velocity of a step that follows another velocity step: ``executed``, the last
-    one's, ratcheted towards ``target`` with the balance guards (``step_velocity``); ``lean``
-    is the torso's pitch past the gait's lean now (rad, + forwards)."""
+    caught: bool = False,
+) -> tuple[Velocity, bool]:
+    """The velocity of a step that follows another velocity step, and whether it is a catch
+    step: ``executed``, the last one's, ratcheted towards ``target`` with the balance guards
+    (``step_velocity``); ``lean`` is the torso's pitch past the gait's lean now (rad, +
+    forwards); ``caught``: the last step was a catch step."""
+    if caught:
+        # A catch step's backward speed is not the walk's: the step after it ratchets from a
+        # standstill (from a 0.3 m/s catch the next step went back 0.18 m/s under a body
+        # already pitching forwards again, and fell that way: docs, "A deep backward lean").
+        executed = Velocity(0.0, executed.left, executed.turn)
     # An in-walk kick's swing pitches the body back as a push from the front would (0.2
     # rad): no catch step in the steps after it (with them, the walk went on 0.10 m in the
     # second after a kick, not 0.17), unless it leans back further.
     settled = steps_since_kick >= KICK_SETTLE_STEPS or lean < -_KICK_CATCH_LEAN
-    return step_velocity(
+    v = step_velocity(
         gait, executed, target, lean, body.pitch_error_mean, body.gyro_y, catch=settled
     )
+    # Walking forwards and asked to, the ratchet never turns a step backwards: a catch does.
+    return v, executed.forward > 0.0 > v.forward and target.forward > 0.0
 
 
 @attrs.frozen
