@@ -7,8 +7,9 @@ the walk's sole geometry (``skills.walk.soles``):
 1. **settle**: from the commanded legs to the walk stand, in joint space;
 2. **shift**: the centre of mass over the support foot's ankle;
 3. **wind**: the kicking foot lifted and drawn back, turned towards the kick's direction;
-4. **swing**: along a curve through the contact point, where the foot's front meets the ball
-   at ``contact_height`` moving in the kick's direction; its speed is set by power. With a
+4. **swing**: along a curve through the contact point (``skills.kick.swing_curve``), where
+   the foot's front meets the ball at ``contact_height`` moving in the kick's direction; its
+   speed is set by power. With a
    ``whip`` the kicking leg's pitch joints are wound up past the contact posture instead and
    driven through it flat out (``skills.kick.whip``);
 5. **hold**, **retract** over the stand place, **lower**, and **return** the weight.
@@ -48,18 +49,13 @@ from providers.model import load_nao_model
 from skills.kick.kick_ik import LEG_JOINTS, KickIK
 from skills.kick.params import KickParameters
 from skills.kick.reach import KickRefused, Reach, place_contact
+from skills.kick.swing_curve import COM_ITERATIONS, SwingCurve, plan_swing
 from skills.kick.tasks import Kick
 from skills.kick.whip import Whip, clear_of_floor, plan_whip
 from skills.walk.params import GaitParameters
 
 LEG_INDEX = tuple(JOINT_INDEX[name] for name in LEG_JOINTS)
 _SWING_SAMPLES = 24
-_COM_ITERATIONS = 3
-# The wind-up keeps the kicking knee bent at least this much (rad), drawing back less by steps.
-_MIN_KNEE = 0.5
-_WIND_STEP = 0.01
-# The follow-through keeps the kicking knee bent at least this much (rad).
-_MIN_FOLLOW_KNEE = 0.3
 # What a look along the swing, keeping the whip off the floor, costs in timing samples.
 _LOOK_COST = 3
 # The phases whose commands the whip changes.
@@ -103,9 +99,9 @@ class KickMotion:
         self._whip: Whip | None = None
         self._clearing: Iterator[None] | None = None  # the whip kept off the floor
         self._reach = Reach(self._side, params)
-        contact = place_contact(kick, foot, self._stance, self._reach, self._foot_box.front)
-        self._u, self._yaw, self._on = contact.u, contact.yaw, contact.on
-        self._c, self._f = contact.at, contact.end
+        self._contact = place_contact(kick, foot, self._stance, self._reach, self._foot_box.front)
+        self._yaw = self._contact.yaw
+        self._curve: SwingCurve | None = None
         self._planning = self._plan()
         #: Whether the plan is whole (``advance``).
         self.ready = False
@@ -132,12 +128,20 @@ class KickMotion:
 
     def _plan(self) -> Iterator[None]:
         """The plan after the first checks, yielding after every leg solution."""
-        yield from self._plan_swing()
+        self._curve = yield from plan_swing(
+            self._ik,
+            self.params,
+            self.gait.com_offset,
+            self._reach,
+            self._contact,
+            foot=self.foot,
+            sole=self._foot_box,
+        )
         wind, follow = self.params.whip_at(self.kick.power)
         if wind > 0.0 or follow > 0.0:
             com = np.array([self.params.com_ahead, 0.0])
-            shift, yaw = self._single_shift, self._yaw
-            self._whip = yield from plan_whip(self._ik, shift, com, yaw, self._c, wind, follow)
+            shift, yaw, contact = self._curve.shift, self._yaw, self._curve.contact
+            self._whip = yield from plan_whip(self._ik, shift, com, yaw, contact, wind, follow)
         q, ok = self._ik.solve(self._shift, np.zeros(3), 0.0)
         yield
         if not ok:
@@ -168,7 +172,8 @@ class KickMotion:
         while samples > 0 and len(self._swing_angles) < len(grid):
             s = grid[len(self._swing_angles)]
             # Timing needs the joints' travel, not the foot's exact turn.
-            q, _ = self._ik.solve(self._single_shift, self._swing_point(s), self._yaw, exact=False)
+            curve = self._swing
+            q, _ = self._ik.solve(curve.shift, curve.point(s), self._yaw, exact=False)
             self._swing_angles.append(q)
             samples -= 1
         if len(self._swing_angles) == len(grid) and self._swing_t is None:
@@ -211,7 +216,7 @@ class KickMotion:
         try:
             # From the single-support shift, as the swing's own samples start from their
             # predecessor's (which a cold start's few iterations do not reach).
-            self._last_shift = self._single_shift
+            self._last_shift = self._swing.shift
             return self._sample(start + swung)
         finally:
             self._last_shift, self._ik.torso_yaw = kept
@@ -314,79 +319,10 @@ class KickMotion:
         """Whether the kick is over at cycle ``k`` (never before the swing is timed)."""
         return self._swing_t is not None and k >= self.cycles
 
-    # -- the plan ------------------------------------------------------------------------
-
-    def _plan_swing(self) -> Iterator[None]:
-        """The swing's curve (wind-up W, contact C, follow-through F), its reach checked."""
-        p, u, contact = self.params, self._u, self._c[:2]
-        # Drawn back along the direction, to wind_back behind the stand place, no further than
-        # a bent knee allows: at a straight knee the leg's solution flips between branches on
-        # the last bit of a float (the foot turned 30 degrees, the swing began from either,
-        # and one fell).
-        back = self._reach.along(contact, -u, (float(contact[0]) + p.wind_back) / u[0])
-        knee = LEG_JOINTS.index(f"{self.foot[0].upper()}KneePitch")
-        while True:
-            self._w = np.array([*(contact - back * u), p.wind_height])
-            shift = yield from self._shift_for_single_support(exact=False)
-            q, _ = self._ik.solve(shift, self._w, self._yaw, exact=False)
-            yield
-            if q[knee] >= _MIN_KNEE or back <= _WIND_STEP:
-                break
-            back -= _WIND_STEP
-        self._single_shift = yield from self._shift_for_single_support()
-        yield from self._follow_through_bent(knee)
-        # A quadratic Bezier through C at s = 0.5.
-        self._control = (self._c - 0.25 * self._w - 0.25 * self._f) / 0.5
-        for point in (self._w, self._c, self._f):
-            _, ok = self._ik.solve(self._single_shift, point, self._yaw, exact=False)
-            yield
-            if not ok:
-                x, y, z = point
-                raise KickRefused(
-                    f"the {self.foot} foot cannot reach ({x:.2f}, {y:.2f}, {z:.2f}) m of the swing"
-                )
-        self._check_feet_apart()
-
-    def _follow_through_bent(self, knee: int) -> Iterator[None]:
-        """Follow through no further than a bent knee allows: a leg held out straight
-        alternates between the bent knee and its mirror from one cycle to the next, and the
-        feed-forward makes radians of that (a half-power kick at the reach's edge commanded
-        the knee -4.5 rad). Checked with the centre of mass balanced as the hold will be."""
-        p, contact = self.params, self._c[:2]
-        target = np.array([p.com_ahead, 0.0])
-        on = self._on
-        while True:
-            self._f = np.array([*(contact + on * self._u), p.follow_height])
-            shift = self._single_shift
-            for _ in range(_COM_ITERATIONS):
-                q, _ = self._ik.solve(shift, self._f, self._yaw, exact=False)
-                shift = shift - (self._ik.com_in_support(q) - target)
-                yield
-            if q[knee] >= _MIN_FOLLOW_KNEE or on <= _WIND_STEP:
-                return
-            on -= _WIND_STEP
-
-    def _check_feet_apart(self) -> None:
-        foot = self._foot_box
-        gap = 2.0 * self._stance - 2.0 * foot.inner
-        for s in np.linspace(0.0, 1.0, 21):
-            x, y, _ = self._swing_point(s)
-            if x < foot.front + foot.rear and -self._reach.lateral(y) > gap - 0.01:
-                raise KickRefused(f"the {self.foot} foot would hit the support foot")
-
-    def _swing_point(self, s: float) -> np.ndarray:
-        return (1 - s) ** 2 * self._w + 2 * (1 - s) * s * self._control + s * s * self._f
-
-    def _shift_for_single_support(self, *, exact: bool = True) -> Iterator[None]:
-        """The torso shift that puts the centre of mass over the support ankle, wound up
-        (the generator's value), yielding after every leg solution."""
-        target = np.array([self.params.com_ahead, 0.0])
-        shift = np.array([self.gait.com_offset, -self._side * self._stance])
-        for _ in range(2 * _COM_ITERATIONS if exact else _COM_ITERATIONS):
-            q, _ = self._ik.solve(shift, self._w, self._yaw, exact=exact)
-            shift = shift - (self._ik.com_in_support(q) - target)
-            yield
-        return shift
+    @property
+    def _swing(self) -> SwingCurve:
+        assert self._curve is not None, "the swing is planned first"
+        return self._curve
 
     def _foot_at(self, t: float) -> tuple[float, np.ndarray, float]:
         """(weight share on the support foot, kicking foot offset (x, y, z), its yaw) at t."""
@@ -396,16 +332,17 @@ class KickMotion:
         zero = np.zeros(3)
         if name in ("settling", "shifting"):
             return (k if name == "shifting" else 0.0), zero, 0.0
+        curve = self._swing
         if name == "winding":
-            return 1.0, self._w * k, self._yaw * k
+            return 1.0, curve.wind * k, self._yaw * k
         if name == "swinging":
             s = float(np.interp(t - start, self._swing_t, self._swing_grid))
-            return 1.0, self._swing_point(s), self._yaw
+            return 1.0, curve.point(s), self._yaw
         if name == "holding":
-            return 1.0, self._f, self._yaw
+            return 1.0, curve.follow, self._yaw
         over = np.array([0.0, 0.0, p.retract_height])
         if name == "retracting":
-            return 1.0, self._f + (over - self._f) * k, self._yaw * (1.0 - k)
+            return 1.0, curve.follow + (over - curve.follow) * k, self._yaw * (1.0 - k)
         if name == "lowering":
             return 1.0, over * (1.0 - k), 0.0
         if name == "returning":
@@ -429,7 +366,7 @@ class KickMotion:
         weight, foot, yaw = self._foot_at(t)
         want = (1.0 - weight) * self._stand_com + weight * np.array([self.params.com_ahead, 0.0])
         shift, q = self._last_shift, self._stand_q
-        for _ in range(_COM_ITERATIONS):
+        for _ in range(COM_ITERATIONS):
             q, _ = self._ik.solve(shift, foot, yaw)
             shift = shift - (self._ik.com_in_support(q) - want)
         self._last_shift = shift

@@ -32,10 +32,9 @@ import numpy as np
 
 from providers.model import load_nao_model
 from skills.kick.kick_ik import LEG_JOINTS, KickIK
+from skills.kick.swing_curve import COM_ITERATIONS
 
 PITCH_JOINTS = ("HipPitch", "KneePitch", "AnklePitch")
-# Centre-of-mass iterations per balanced posture (as the plan's own).
-_COM_ITERATIONS = 3
 # Winding up moves the hip back and bends the knee (both positive) and lifts the toe.
 _WIND = np.array([1.0, 1.0, -1.0])
 #: The kicking sole's lowest corner stays this high (m) over the floor along the whipped swing,
@@ -151,7 +150,7 @@ def plan_whip(
     every leg solution: the kicking foot at ``contact`` (its offset), solved with the torso
     shifted from ``shift`` until the centre of mass is at ``com`` over the support ankle, as
     the plan balances it, aside from the plan's own solutions (``KickIK.solve_aside``)."""
-    for _ in range(_COM_ITERATIONS):
+    for _ in range(COM_ITERATIONS):
         q, _ = ik.solve_aside(shift, contact, yaw)
         shift = shift - (ik.com_in_support(q) - com)
         yield
