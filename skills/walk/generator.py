@@ -305,7 +305,7 @@ class WalkGenerator:
                 self._begin_footstep(planned)
                 return  # never a first step
         stance = self._hip_y + g.foot_spread
-        target = ZERO if blocked else lined_up(g, self.target, self.kick, stance)
+        target = ZERO if blocked else lined_up(g, self.target, self.kick, stance, self._geometry)
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
             self.executed = ZERO

@@ -88,13 +88,15 @@ def in_line(kick: KickStep, swing_left: bool, stance: float) -> bool:
     return abs(y - line) <= kick.max_offset
 
 
-def line_up(kick: KickStep, stance: float, period: float) -> float:
+def line_up(kick: KickStep, stance: float, period: float, *, front: float) -> float:
     """The sideways speed (m/s, + left, at most ``kick.line_up_speed``) that brings the ball
     into the kicking foot's line over ``LINE_UP_STEPS`` steps of ``period`` s: its offset
     from the line that foot's kick step lands on (seen from the other sole, as
     :func:`in_line` sees it), less the ``max_offset`` the kick takes anyway; for a kick by
     either foot, the nearer foot's, which it records in ``kick.lining``. 0 once the kick step
-    has begun, while the ball is not ahead, or in line."""
+    has begun, while the ball is not ahead, or in line; and 0 for a ball the next steps
+    could reach (``front``: the sole's front from the ankle, m) further off the line than
+    one step lines up."""
     if kick.made or not kick.ball or kick.line_up_speed <= 0.0:
         return 0.0
     offsets = {}
@@ -102,20 +104,27 @@ def line_up(kick: KickStep, stance: float, period: float) -> float:
         if (not foot) in kick.ball:
             x, y = kick.ball[not foot]
             if x > 0.0:
-                offsets[foot] = y - (1.0 if foot else -1.0) * 2.0 * stance
+                offsets[foot] = (x, y - (1.0 if foot else -1.0) * 2.0 * stance)
     if not offsets:
         return 0.0
-    nearer = min(offsets, key=lambda f: abs(offsets[f]))
+    nearer = min(offsets, key=lambda f: abs(offsets[f][1]))
     kept = offsets.get(kick.lining) if kick.lining is not None else None
-    if kept is None or abs(kept) > abs(offsets[nearer]) + LINE_UP_SWITCH:
+    if kept is None or abs(kept[1]) > abs(offsets[nearer][1]) + LINE_UP_SWITCH:
         # Either foot's: the nearer one, kept until the other is clearly nearer (the ball
         # between the feet, aiming at whichever was nearer each step walked the ball into
         # the middle).
         kick.lining = nearer
-    off = offsets[kick.lining]
+    x, off = offsets[kick.lining]
     if abs(off) <= kick.max_offset:
         return 0.0  # in line: sideways steps would only cost the kick step its length
-    speed = math.copysign(abs(off) - kick.max_offset, off) / (LINE_UP_STEPS * period)
+    beyond = abs(off) - kick.max_offset
+    if x - BALL_RADIUS < kick.max_length + front and beyond > kick.line_up_speed * period:
+        # Within the next steps' reach, only what one step can line up is: moved sideways
+        # further, the foot comes down beside the ball or on it (a ball 16 cm ahead and 13 cm
+        # off the line, lined up at 0.35 m/s, had a foot land on it and the robot fell
+        # backwards; docs, "The in-walk kick").
+        return 0.0
+    speed = math.copysign(beyond, off) / (LINE_UP_STEPS * period)
     return max(-kick.line_up_speed, min(kick.line_up_speed, speed))
 
 

@@ -45,14 +45,18 @@ _KICK_CATCH_LEAN = 0.3
 
 
 def lined_up(
-    gait: GaitParameters, target: Velocity, kick: KickStep | None, stance: float
+    gait: GaitParameters,
+    target: Velocity,
+    kick: KickStep | None,
+    stance: float,
+    geometry: SoleGeometry,
 ) -> Velocity:
     """The request with the sideways speed that lines a pending ``kick``'s ball up with a foot
     added; only walking at the ball: a behaviour stepping aside or back keeps its request.
     ``stance``: each foot's place off the hip centre (m)."""
     if kick is None or target.forward <= 0.0:
         return target
-    side = line_up(kick, stance, gait.step_period)
+    side = line_up(kick, stance, gait.step_period, front=geometry.sole_front)
     if side == 0.0:
         return target
     return clamp_request(gait, target.forward, target.left + side, target.turn)

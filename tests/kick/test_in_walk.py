@@ -186,7 +186,7 @@ def _seen(kick: KickStep, ball_y: float, x: float = 0.5) -> None:
 def test_the_line_up_moves_the_kicking_foot_towards_the_ball_and_no_faster_than_asked(ball_y, left):
     kick = kick_step(left)
     _seen(kick, ball_y)
-    speed = line_up(kick, STANCE, PERIOD)
+    speed = line_up(kick, STANCE, PERIOD, front=FRONT)
     foot = kick.lining
     off = ball_y - (STANCE if foot else -STANCE)
     assert left is None or foot is left
@@ -204,25 +204,64 @@ def test_the_line_up_moves_the_kicking_foot_towards_the_ball_and_no_faster_than_
 def test_a_kick_by_either_foot_lines_up_the_nearer_foot_and_keeps_it():
     kick = kick_step()
     _seen(kick, -0.01)  # just right of the middle: the right foot's line is nearer
-    assert line_up(kick, STANCE, PERIOD) > 0.0 and kick.lining is False
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) > 0.0 and kick.lining is False
     _seen(kick, 0.005)  # the left one nearer now, but not by 2 cm: still the right foot
-    assert line_up(kick, STANCE, PERIOD) > 0.0 and kick.lining is False
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) > 0.0 and kick.lining is False
     _seen(kick, 0.015)  # clearly nearer (by 3 cm): the left foot
-    assert line_up(kick, STANCE, PERIOD) < 0.0 and kick.lining is True
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) < 0.0 and kick.lining is True
 
 
 def test_no_line_up_once_the_kick_step_began_behind_the_ball_or_when_switched_off():
     kick = kick_step()
     _seen(kick, 0.0)
-    assert line_up(kick, STANCE, PERIOD) != 0.0
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) != 0.0
     _seen(kick, 0.0, x=-0.05)
-    assert line_up(kick, STANCE, PERIOD) == 0.0
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) == 0.0
     _seen(kick, 0.0)
     kick.made = True
-    assert line_up(kick, STANCE, PERIOD) == 0.0
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) == 0.0
     kick = attrs.evolve(kick_step(), line_up_speed=0.0)
     _seen(kick, 0.0)
-    assert line_up(kick, STANCE, PERIOD) == 0.0
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) == 0.0
+
+
+def test_a_near_ball_is_lined_up_only_as_far_as_one_step_goes():
+    kick = kick_step()
+    # 20 cm ahead, 13 cm outside the left foot's line: the next steps reach it, and walking
+    # straight the foot passes it; moved sideways, the foot would come down on it.
+    _seen(kick, STANCE + 0.13, x=0.2)
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) == 0.0
+    # As far off but further ahead: lined up as before.
+    _seen(kick, STANCE + 0.13, x=0.5)
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) > 0.0
+    # Near, and a centimetre past what the kick takes (one step at the line-up's speed
+    # moves 1.9 cm): lined up, so the kick step comes.
+    _seen(kick, STANCE + kick.max_offset + 0.01, x=0.2)
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) > 0.0
+    # Near and 3 cm past it: more than a step's worth, left where it is.
+    _seen(kick, STANCE + kick.max_offset + 0.03, x=0.2)
+    assert line_up(kick, STANCE, PERIOD, front=FRONT) == 0.0
+
+
+def test_an_in_walk_kick_at_a_near_ball_beside_the_path_does_not_walk_into_it():
+    # Found by random sequences (a body with twice --perturb's spreads, seed 400): an in-walk
+    # kick requested at a ball 16 cm ahead and 13 cm outside a foot's line while walking at
+    # 0.35 m/s; the line-up stepped the foot onto the ball and the robot fell backwards. On
+    # our NAO this one fell the same way.
+    from motiond.walk_trial import WalkTrial
+
+    trial = WalkTrial(ball=True)
+    assert trial.run(1.0)
+    trial.walk(0.35)
+    assert trial.run(2.0)
+    trial.place_ball_ahead(0.2, 0.16)
+    trial.emit(InWalkKick(0.2, 0.16), priority=2.0)
+    sideways = 0.0
+    for _ in range(round(3.0 / 0.012)):
+        trial.step()
+        sideways = max(sideways, abs(trial.status().executed.left))
+    assert not trial.fell
+    assert sideways < 0.01
 
 
 def test_a_ball_in_line_as_the_kick_step_will_see_it_gets_its_placing_step():
