@@ -63,6 +63,13 @@ class KickIK:
         pose exactly (the hip yaw-pitch is its); the torso's turn is corrected until the
         kicking foot's, which follows from it, is ``yaw`` (``exact``; else the first guess).
         An exact solution's torso turn is where the next solution starts from.
+
+        The correction takes the foot to turn twice as far as the torso; on the model it
+        turns about four times as far, so each correction overshoots by as much as it
+        corrects and the turn does not converge: where it ends depends on where it started,
+        and an aimed kick's foot is turned less than asked. A converging correction (the
+        secant) aimed better but kicked a fifth less far and was not kept (docs, "The kick's
+        plan is the same however it is spread over cycles").
         """
         torso = self.torso_yaw if self.torso_yaw is not None else 0.5 * yaw
         for _ in range(_YAW_ITERATIONS if exact else 1):

@@ -37,6 +37,7 @@ samples are solved as they are needed too.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import math
 from collections.abc import Iterator
@@ -102,6 +103,7 @@ class KickMotion:
         self._contact = place_contact(kick, foot, self._stance, self._reach, self._foot_box.front)
         self._yaw = self._contact.yaw
         self._curve: SwingCurve | None = None
+        self._aside_torso: float | None = None  # where solutions made aside start (``_aside``)
         self._planning = self._plan()
         #: Whether the plan is whole (``advance``).
         self.ready = False
@@ -147,6 +149,7 @@ class KickMotion:
         if not ok:
             raise KickRefused("the walk stand cannot be reached with this gait")
         p, self._stand_q = self.params, q
+        self._aside_torso = self._ik.torso_yaw
         settle = float(np.max(np.abs(q - self._start_legs))) / p.settle_speed
         self._stand_com = self._ik.com_in_support(q)
         self._append_phases(
@@ -173,7 +176,8 @@ class KickMotion:
             s = grid[len(self._swing_angles)]
             # Timing needs the joints' travel, not the foot's exact turn.
             curve = self._swing
-            q, _ = self._ik.solve(curve.shift, curve.point(s), self._yaw, exact=False)
+            with self._aside():
+                q, _ = self._ik.solve(curve.shift, curve.point(s), self._yaw, exact=False)
             self._swing_angles.append(q)
             samples -= 1
         if len(self._swing_angles) == len(grid) and self._swing_t is None:
@@ -209,15 +213,25 @@ class KickMotion:
             self._whip, self._clearing = done.value, None
 
     def _plan_aside(self, start: float, swung: float) -> np.ndarray:
-        """The plan's leg angles ``swung`` s into the swing (which starts at ``start``),
-        leaving where the next sample starts from as it was (the samples made in order are
-        the same with it or without)."""
-        kept = self._last_shift, self._ik.torso_yaw
-        try:
-            # From the single-support shift, as the swing's own samples start from their
-            # predecessor's (which a cold start's few iterations do not reach).
-            self._last_shift = self._swing.shift
+        """The plan's leg angles ``swung`` s into the swing (which starts at ``start``), made
+        aside (``_aside``)."""
+        with self._aside():
             return self._sample(start + swung)
+
+    @contextlib.contextmanager
+    def _aside(self) -> Iterator[None]:
+        """Solutions made aside from the plan's samples (the swing's timing, the whip's looks)
+        start from one posture, the swing's first torso shift (a cold start's few iterations
+        do not reach the samples' own) and the torso turn the plan ended on (its walk
+        stand's), whatever the plan has sampled by then, and leave where the next sample
+        starts from as it was. The torso-turn correction does not converge
+        (``KickIK.solve``), so a solution depends on where it starts: from the last sample,
+        the engine's plan (a few solutions a cycle) differed from one made at once by up to
+        0.2 rad in the swing."""
+        kept = self._last_shift, self._ik.torso_yaw
+        self._last_shift, self._ik.torso_yaw = self._swing.shift, self._aside_torso
+        try:
+            yield
         finally:
             self._last_shift, self._ik.torso_yaw = kept
 
