@@ -470,11 +470,14 @@ def test_the_first_step_after_the_start_waits_for_the_body_to_quieten(gyro, firs
     assert first_step_after <= stepped_at <= first_step_after + 0.1
 
 
-@pytest.mark.parametrize(("behind", "catches"), [(0.2, False), (0.35, True)])
-def test_after_an_in_walk_kick_only_a_deep_backward_fall_is_caught(behind, catches):
+@pytest.mark.parametrize(
+    ("behind", "catches", "stands"), [(0.2, False, False), (0.27, False, True), (0.35, True, False)]
+)
+def test_after_an_in_walk_kick_only_a_deep_backward_fall_is_caught(behind, catches, stands):
     # The kick step's swing pitches the body back about 0.2 rad: no catch step for that (the
     # walk walks on after a kick); a body falling back further is caught (a perturbed NAO,
-    # kicking two steps after a start, fell uncaught 0.41 rad back).
+    # kicking two steps after a start, fell uncaught 0.41 rad back); between the two the step
+    # is made in place (a back-heavy NAO walked on there and tipped over backwards).
     gen, sense = _walking(0.2, cycles=300)
     sense.gyro = np.array([0.0, -(GAIT.back_catch_rate + 0.5), 0.0])  # pitching back fast
     for lean in (0.0, behind):  # a step to let the gyro's filter settle, then the kick step
@@ -485,3 +488,4 @@ def test_after_an_in_walk_kick_only_a_deep_backward_fall_is_caught(behind, catch
             _land_at(gen, sense, 0.8)
             gen.update(DT, sense)
     assert (gen.executed.forward < 0.0) is catches
+    assert (gen.executed.forward == 0.0) is stands
