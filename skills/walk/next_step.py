@@ -8,7 +8,8 @@
   start) takes no backward step, and **a backward lean** (``slow_lean`` behind it, averaged
   over about a step) slows a forward walk until it has passed, as does a forward lean
   (``fast_lean`` past it) at speed (``skills.walk.request.step_velocity``); a step that
-  begins falling backwards is a catch step, except just after an in-walk kick.
+  begins falling backwards is a catch step, except just after an in-walk kick, where only a
+  deep fall is caught and a smaller one (``_KICK_STILL_LEAN``) steps in place.
 - **In-walk kicks**: with a kick pending, the request gains a sideways speed that brings the
   ball onto a foot's line (``skills.walk.kick_step.line_up``), and each step is shaped by
   ``skills.walk.kick_step.shape_step``: the kick step through the ball, the placing step
@@ -90,7 +91,8 @@ def walk_velocity(
         executed = Velocity(0.0, executed.left, executed.turn)
     # An in-walk kick's swing pitches the body back as a push from the front would (0.2
     # rad): no catch step in the steps after it (with them, the walk went on 0.10 m in the
-    # second after a kick, not 0.17), unless it leans back further.
+    # second after a kick, not 0.17), unless it leans back further; between the two the
+    # step is made in place.
     settled = steps_since_kick >= KICK_SETTLE_STEPS or lean < -_KICK_CATCH_LEAN
     v = step_velocity(
         gait, executed, target, lean, body.pitch_error_mean, body.gyro_y, catch=settled
