@@ -83,35 +83,32 @@ def plan_swing(
     start_shift = np.array([com_offset, -ik.side * ik.stance])
 
     def balanced(
-        wind: np.ndarray, iterations: int, exact: bool
-    ) -> Generator[None, None, np.ndarray]:
-        shift = start_shift
+        point: np.ndarray, shift: np.ndarray, iterations: int, exact: bool
+    ) -> Generator[None, None, tuple[np.ndarray, np.ndarray]]:
+        """The torso shift from ``shift`` that balances the foot at ``point``, and the leg
+        angles of its last solution."""
         for _ in range(iterations):
-            q, _ = ik.solve(shift, wind, yaw, exact=exact)
+            q, _ = ik.solve(shift, point, yaw, exact=exact)
             shift = shift - (ik.com_in_support(q) - target)
             yield
-        return shift
+        return shift, q
 
     back = reach.along(at, -u, (float(at[0]) + p.wind_back) / u[0])
     while True:
         wind = np.array([*(at - back * u), p.wind_height])
-        shift = yield from balanced(wind, COM_ITERATIONS, exact=False)
+        shift, _ = yield from balanced(wind, start_shift, COM_ITERATIONS, exact=False)
         q, _ = ik.solve(shift, wind, yaw, exact=False)
         yield
         if q[knee] >= _MIN_KNEE or back <= _WIND_STEP:
             break
         back -= _WIND_STEP
-    single = yield from balanced(wind, 2 * COM_ITERATIONS, exact=True)
+    single, _ = yield from balanced(wind, start_shift, 2 * COM_ITERATIONS, exact=True)
 
     # Checked with the centre of mass balanced as the hold will be.
     on = contact.on
     while True:
         follow = np.array([*(at + on * u), p.follow_height])
-        shift = single
-        for _ in range(COM_ITERATIONS):
-            q, _ = ik.solve(shift, follow, yaw, exact=False)
-            shift = shift - (ik.com_in_support(q) - target)
-            yield
+        _, q = yield from balanced(follow, single, COM_ITERATIONS, exact=False)
         if q[knee] >= _MIN_FOLLOW_KNEE or on <= _WIND_STEP:
             break
         on -= _WIND_STEP

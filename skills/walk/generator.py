@@ -304,8 +304,7 @@ class WalkGenerator:
             if planned is not None:
                 self._begin_footstep(planned)
                 return  # never a first step
-        stance = self._hip_y + g.foot_spread
-        target = ZERO if blocked else lined_up(g, self.target, self.kick, stance, self._geometry)
+        target = ZERO if blocked else lined_up(g, self.target, self.kick, self._geometry)
         if first or after_footstep:
             # After footsteps the feet close in place: no velocity is carried over from them.
             self.executed = ZERO

@@ -56,15 +56,15 @@ def lined_up(
     gait: GaitParameters,
     target: Velocity,
     kick: KickStep | None,
-    stance: float,
     geometry: SoleGeometry,
 ) -> Velocity:
     """The request with the sideways speed that lines a pending ``kick``'s ball up with a foot
     added; only walking at the ball: a behaviour stepping aside or back keeps its request.
-    ``stance``: each foot's place off the hip centre (m); ``geometry``: the soles' (a ball
-    the next steps reach is lined up no further than one step goes)."""
+    ``geometry``: the soles' (each foot's place off the hip centre, and the sole's front: a
+    ball the next steps reach is lined up no further than one step goes)."""
     if kick is None or target.forward <= 0.0:
         return target
+    stance = geometry.hip_y + gait.foot_spread
     side = line_up(kick, stance, gait.step_period, front=geometry.sole_front)
     if side == 0.0:
         return target
