@@ -54,8 +54,12 @@ MIN_INERTIA = 1e-7
 #: Floor friction: the SPL field is artificial turf; a NAO sole on it behaves like ~1.0.
 FLOOR_FRICTION = 1.0
 
+#: The SPL ball: "a soft foam ball", 100 mm across, 44 g (SPL rules, "Ball"; RoboCup-SPL/Rules
+#: rules/setup_environment.tex). Solid PU foam, so its moment of inertia is a solid sphere's,
+#: ``BALL_INERTIA_SHARE`` m r^2 (a hollow shell's would be 2/3).
 BALL_RADIUS = 0.05
 BALL_MASS = 0.044
+BALL_INERTIA_SHARE = 2.0 / 5.0
 
 # Collision bitmasks: robot parts touch the floor, the ball and each other (bit 2), except the
 # pairs in SELF_COLLISION_EXCLUDED.
@@ -288,8 +292,8 @@ def add_ball(spec: mujoco.MjSpec, pos: tuple[float, float, float] = (1.0, 0.0, B
     # body's position a second time (1 m off), which spun the ball up from nothing.
     body.ipos = [0.0, 0.0, 0.0]
     body.iquat = [1.0, 0.0, 0.0, 0.0]
-    # A hollow shell: I = 2/3 m r^2.
-    body.inertia = [2.0 / 3.0 * BALL_MASS * BALL_RADIUS**2] * 3
+    # Solid foam (the SPL rules' "soft foam ball"): I = 2/5 m r^2.
+    body.inertia = [BALL_INERTIA_SHARE * BALL_MASS * BALL_RADIUS**2] * 3
     body.explicitinertial = True
     g.contype, g.conaffinity = _WORLD_CONTYPE, _WORLD_CONAFFINITY
     # Against the robot. The floor's friction wins the floor's contact (priority 1) and has no

@@ -338,7 +338,11 @@ class NaoSim:
         dof = int(m.jnt_dofadr[m.body_jntadr[b.ball_body]])
         radius = float(m.geom_size[m.body_geomadr[b.ball_body], 0])
         force = turf_force(
-            d.qvel[dof : dof + 3], float(d.qpos[b.ball_qpos + 2]), radius, m.body_mass[b.ball_body]
+            d.qvel[dof : dof + 3],
+            float(d.qpos[b.ball_qpos + 2]),
+            radius,
+            float(m.body_mass[b.ball_body]),
+            float(m.body_inertia[b.ball_body, 0]),
         )
         d.xfrc_applied[b.ball_body, :3] = force
 

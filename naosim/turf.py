@@ -7,8 +7,9 @@ the floor's friction wins its contacts (priority 1, so that ``set_floor_friction
 says for the feet) and has none, and under the pyramidal friction cone naosim uses a rolling
 friction is anisotropic (a ball rolled along a diagonal went 40 % further than along an axis).
 So naosim applies the resistance as a force at the ball's centre, against its horizontal
-velocity, while it touches the ground. A hollow ball (I = 2/3 m r²) that rolls without slipping
-decelerates at F / (m + I / r²) = 0.6 F / m, so the force is 5/3 m a.
+velocity, while it touches the ground. A ball that rolls without slipping decelerates at
+F / (m + I / r²), so the force is (m + I / r²) a: 7/5 m a for the SPL's solid foam ball
+(I = 2/5 m r²), whatever inertia a loaded model gives its ball.
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ _FADE_SPEED = 0.02
 _AIRBORNE = 0.005
 
 
-def turf_force(velocity: np.ndarray, height: float, radius: float, mass: float) -> np.ndarray:
-    """The turf's force (N, world x, y, z) on a ball at ``height`` (m, centre above the floor)
-    moving at ``velocity`` (m/s, world)."""
+def turf_force(
+    velocity: np.ndarray, height: float, radius: float, mass: float, inertia: float
+) -> np.ndarray:
+    """The turf's force (N, world x, y, z) on a ball of ``mass`` (kg) and moment of
+    ``inertia`` (kg m²) at ``height`` (m, centre above the floor) moving at ``velocity``
+    (m/s, world)."""
     speed = float(np.hypot(velocity[0], velocity[1]))
     if speed == 0.0 or height > radius + _AIRBORNE:
         return np.zeros(3)
-    magnitude = 5.0 / 3.0 * mass * DECELERATION * min(1.0, speed / _FADE_SPEED)
+    rolling_mass = mass + inertia / radius**2
+    magnitude = rolling_mass * DECELERATION * min(1.0, speed / _FADE_SPEED)
     return np.array([-velocity[0] / speed * magnitude, -velocity[1] / speed * magnitude, 0.0])

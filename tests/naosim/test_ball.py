@@ -8,13 +8,17 @@ import numpy as np
 import pytest
 
 from naosim.sim import NaoSim
+from naosim.turf import turf_force
 
 DECELERATION = 0.35  # m/s², BHumanCodeRelease Config/Locations/Default/ballSpecification.cfg
 
 
-def _roll(speed: float, vy: float = 0.0) -> tuple[float, float]:
-    """Roll the ball at (speed, vy) m/s: (seconds until it stops, metres it rolled)."""
+def _roll(speed: float, vy: float = 0.0, inertia: float | None = None) -> tuple[float, float]:
+    """Roll the ball (of moment of ``inertia``, else the model's) at (speed, vy) m/s:
+    (seconds until it stops, metres it rolled)."""
     sim = NaoSim(ball=True, noise=0.0)
+    if inertia is not None:
+        sim.model.body_inertia[sim.binding.ball_body] = inertia
     sim.place_ball(1.0, 1.0, vx=speed, vy=vy)
     start = sim.truth().ball[:2].copy()
     for cycle in range(2000):
@@ -48,4 +52,17 @@ def test_a_placed_ball_rolls_without_slipping_in_any_direction():
     assert np.linalg.norm(slip[:2]) < 0.1
     assert np.linalg.norm(v[:2]) > 0.9
     _, metres = _roll(0.6, -0.8)  # 1 m/s along a diagonal
+    assert metres == pytest.approx(1.0 / (2 * DECELERATION), rel=0.2)
+
+
+@pytest.mark.parametrize("share", [0.4, 2.0 / 3.0])  # solid foam (naosim's), a hollow shell
+def test_the_turf_slows_a_rolling_ball_of_any_inertia_at_its_deceleration(share):
+    mass, radius = 0.044, 0.05
+    inertia = share * mass * radius**2
+    force = turf_force(np.array([1.0, 0.0, 0.0]), radius, radius, mass, inertia)
+    # Rolling without slipping, the force decelerates the mass and spins down the inertia.
+    assert -force[0] / (mass + inertia / radius**2) == pytest.approx(DECELERATION)
+    assert force[1] == force[2] == 0.0
+    # A loaded model's ball keeps its own inertia (``motiond sim --model``): still stops there.
+    _, metres = _roll(1.0, inertia=inertia)
     assert metres == pytest.approx(1.0 / (2 * DECELERATION), rel=0.2)

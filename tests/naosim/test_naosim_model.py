@@ -112,6 +112,8 @@ def test_ball_is_an_spl_ball():
     ball = m.body("ball")
     assert ball.mass[0] == pytest.approx(BALL_MASS)
     assert m.geom("ball").size[0] == pytest.approx(0.05)
+    # Solid foam, not a hollow shell: a kicked ball keeps 5/7 of its speed once it rolls, not 3/5.
+    assert ball.inertia == pytest.approx([0.4 * BALL_MASS * 0.05**2] * 3)
 
 
 def test_collisions_off_means_no_contact_at_all():
