@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "record": ("motiond.commands.record", "record LoLA traffic (a proxy before the daemon)"),
     "replay": ("motiond.commands.replay", "serve a LoLA recording as a LoLA socket"),
     "run": ("motiond.commands.run", "the motion daemon on a LoLA socket (SIGTERM: sit, relax)"),
+    "identify": ("motiond.commands.identify", "measure a lifted robot's servos for the kick"),
     "optimise": ("motiond.commands.optimise", "search the gait's parameters in naosim (CMA-ES)"),
     "plot": ("motiond.commands.plot", "plot a truth log or a LoLA recording to PNG"),
     "walk": ("motiond.commands.client:walk", "walk at a velocity (m/s, m/s, rad/s)"),

@@ -62,6 +62,19 @@ def test_a_bad_gait_file_is_refused_by_name_before_the_daemon_starts(tmp_path, c
     assert "max_forward = 9.0" in out and "must be within" in out
 
 
+def test_a_bad_kick_file_is_refused_by_name_before_the_daemon_starts(tmp_path, capsys):
+    kick = tmp_path / "kick.yaml"
+    kick.write_text("servo_delay: 3\nservo_velocity_lead: 0.5\n")
+    assert main(["run", "--kick", str(kick), "--lola", str(tmp_path / "none")]) == 2
+    out = capsys.readouterr().out
+    assert "servo_velocity_lead = 0.5" in out and "must be within" in out
+
+
+def test_identify_refuses_bad_arguments(capsys):
+    assert main(["identify", "--seconds", "1"]) == 2
+    assert "seconds must be in [2, 60]" in capsys.readouterr().out
+
+
 def test_bench_options_reach_the_benchmarks_that_take_them(capsys):
     from motiond.bench import run_bench
 

@@ -42,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a YAML file of gait parameters overriding the shipped ones (skills/walk/gait.yaml)",
     )
     parser.add_argument(
+        "--kick",
+        metavar="FILE",
+        default=None,
+        help="a YAML file of kick parameters overriding the shipped ones (skills/kick/kick.yaml), "
+        "e.g. the servo lines `motiond identify` prints",
+    )
+    parser.add_argument(
         "--rt-priority",
         metavar="N",
         type=int,
@@ -68,6 +75,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     from motiond.api.protocol import default_api_path
     from motiond.runtime import Runtime
+    from skills.kick.params import load_kick_parameters
     from skills.walk import GaitError, load_gait
 
     if not args.api_timeout > 0:
@@ -76,12 +84,15 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         gait = load_gait(args.gait)
+        kick = load_kick_parameters(args.kick) if args.kick is not None else None
     except GaitError as error:
         print(f"motiond run: {error}")
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     runtime = Runtime(safe_sit_after=args.safe_sit_after)
     runtime.walk.set_gait(gait)
+    if kick is not None:
+        runtime.kick.params = kick
     return trio.run(
         partial(
             run_daemon,
