@@ -54,20 +54,21 @@ def test_unknown_bench_is_refused_with_the_known_names(capsys):
     assert "unknown benchmark 'no-such-bench'" in capsys.readouterr().err
 
 
-def test_a_bad_gait_file_is_refused_by_name_before_the_daemon_starts(tmp_path, capsys):
-    gait = tmp_path / "gait.yaml"
-    gait.write_text("max_forward: 9.0\n")
-    assert main(["run", "--gait", str(gait), "--lola", str(tmp_path / "none")]) == 2
+@pytest.mark.parametrize(
+    ("option", "text", "named"),
+    [
+        ("--gait", "max_forward: 9.0\n", "max_forward = 9.0"),
+        ("--kick", "servo_delay: 3\nservo_velocity_lead: 0.5\n", "servo_velocity_lead = 0.5"),
+    ],
+)
+def test_a_bad_parameter_file_is_refused_by_name_before_the_daemon_starts(
+    tmp_path, capsys, option, text, named
+):
+    path = tmp_path / "params.yaml"
+    path.write_text(text)
+    assert main(["run", option, str(path), "--lola", str(tmp_path / "none")]) == 2
     out = capsys.readouterr().out
-    assert "max_forward = 9.0" in out and "must be within" in out
-
-
-def test_a_bad_kick_file_is_refused_by_name_before_the_daemon_starts(tmp_path, capsys):
-    kick = tmp_path / "kick.yaml"
-    kick.write_text("servo_delay: 3\nservo_velocity_lead: 0.5\n")
-    assert main(["run", "--kick", str(kick), "--lola", str(tmp_path / "none")]) == 2
-    out = capsys.readouterr().out
-    assert "servo_velocity_lead = 0.5" in out and "must be within" in out
+    assert named in out and "must be within" in out
 
 
 def test_identify_refuses_bad_arguments(capsys):
