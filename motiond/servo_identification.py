@@ -53,6 +53,10 @@ FREQUENCIES = (0.4, 0.9, 1.7, 2.9, 4.3)
 AMPLITUDE = 0.1
 #: Seconds moving from the measured posture to the bent leg, stiffening.
 RAMP_SECONDS = 2.0
+#: Frames the robot must be seen in the air, one after another, before anything moves, and
+#: the most seconds to wait for that (a robot just picked up; a simulator's first frame).
+LIFTED_FRAMES = 10
+LIFTED_WAIT_SECONDS = 1.0
 #: The Savitzky-Golay filter of the measured angles: half-width (samples), polynomial order.
 _SG_HALF, _SG_ORDER = 3, 3
 #: Seconds at rest before each joint's excitation, and its fade in and out.
@@ -206,8 +210,15 @@ class ServoIdentification:
         self._bent = {JOINT_INDEX[side + k]: v for k, v in BENT_LEG.items()}
         self._safety = SafetyStage(period=period)
         self._state = RobotState()
-        self._frames = 0
+        self._frames = 0  # answered since the robot was seen lifted
+        self._waited = 0  # frames answered before that
+        self._airborne = 0  # frames in the air one after another
         self._start: np.ndarray | None = None
+        self._hold = np.zeros(NUM_JOINTS)
+        self._hold_stiffness = np.zeros(NUM_JOINTS)
+        self._start_stiffness = np.zeros(NUM_JOINTS)
+        self._goal_stiffness = np.zeros(NUM_JOINTS)
+        self._goal_stiffness[self._held] = 1.0
         self._stiffness = np.zeros(NUM_JOINTS)
         self._sent: list[np.ndarray] = []
         self._read: list[np.ndarray] = []
@@ -217,18 +228,20 @@ class ServoIdentification:
 
     @property
     def duration(self) -> float:
-        """The session's length (s), from the first answered frame."""
+        """The session's length (s), from the robot seen in the air."""
         return RAMP_SECONDS + len(self.joints) * (REST_SECONDS + self.seconds)
 
-    def _check_lifted(self, frame: SensorFrame) -> None:
+    def _lifted(self, frame: SensorFrame) -> str | None:
+        """Why the robot is not in the air, or None."""
         s = self._state
         s.update(frame)
-        load = frame.left_fsr_total + frame.right_fsr_total
         if s.left_contact or s.right_contact or s.tilt > 0.35:
-            raise NotLifted(
+            load = frame.left_fsr_total + frame.right_fsr_total
+            return (
                 f"the feet carry {load:.1f} kg and the torso is tilted {s.tilt:.2f} rad: "
                 "identify needs the robot upright in the air (on a stand, or held), feet free"
             )
+        return None
 
     def _excitation(self, t: float) -> float:
         """The sum of sines at ``t`` s into a joint's excitation (rad), faded in and out."""
@@ -237,20 +250,41 @@ class ServoIdentification:
         return fade * self.amplitude * float(waves.sum()) / len(FREQUENCIES)
 
     def step(self, frame: SensorFrame) -> ActuatorFrame | None:
-        """The frame to answer ``frame`` with (None: send nothing, the robot untouched)."""
+        """The frame to answer ``frame`` with (None once :attr:`done`). Until the robot has
+        been in the air for ``LIFTED_FRAMES`` frames it is held as it is (the first frame's
+        angles at the stiffness LoLA reports); raises :class:`NotLifted` if it is not within
+        ``LIFTED_WAIT_SECONDS``, or as soon as it is not once the leg moves."""
         if self.done:
             return None
-        self._check_lifted(frame)
+        why = self._lifted(frame)
         if self._start is None:
+            if self._waited == 0:
+                # Held where the first frame found it: targets that followed the measured
+                # angles would let a loaded joint sag a little further every cycle.
+                self._hold = np.array(frame.position, dtype=np.float64)
+                self._hold_stiffness = np.clip(frame.stiffness, 0.0, 1.0)
+                self._safety.reset(self._hold)
+            self._airborne = 0 if why else self._airborne + 1
+            if self._airborne < LIFTED_FRAMES:
+                self._waited += 1
+                if self._waited * self.period > LIFTED_WAIT_SECONDS:
+                    raise NotLifted(why or "the robot did not stay in the air")
+                position, stiffness = self._safety.apply(self._hold, self._hold_stiffness)
+                return ActuatorFrame(position=position.copy(), stiffness=stiffness.copy())
             self._start = np.array(frame.position, dtype=np.float64)
-            self._safety.reset(self._start)
+            np.copyto(self._start_stiffness, np.clip(frame.stiffness, 0.0, 1.0))
+        elif why:
+            raise NotLifted(why)
         t = self._frames * self.period
         self._frames += 1
         target = self._start.copy()
         ramp = _smoothstep(t / RAMP_SECONDS)
         for i, bent in self._bent.items():
             target[i] = self._start[i] + ramp * (bent - self._start[i])
-        self._stiffness[self._held] = ramp
+        # Every joint from the stiffness it had: the leg to full, the rest to limp.
+        self._stiffness[:] = self._start_stiffness + ramp * (
+            self._goal_stiffness - self._start_stiffness
+        )
         moving = None
         into = t - RAMP_SECONDS
         if into >= 0.0:

@@ -27,7 +27,9 @@ from naosim.turf import turf_force
 
 CYCLE = 0.012  # s, one LoLA cycle
 GRAVITY_ACCEL = 9.81  # m/s^2
-STARTS = ("standing", "front", "back", "sitting")
+STARTS = ("standing", "front", "back", "sitting", "lifted")
+#: How high (m) the ``lifted`` start holds the robot above where it stood: feet well clear.
+LIFTED_HEIGHT = 0.15
 
 #: Noise of the sensors at ``noise=1`` (standard deviations), roughly a NAO V6's.
 GYRO_NOISE = 0.002  # rad/s
@@ -116,8 +118,10 @@ class NaoSim:
 
     def reset(self, start: str = "standing") -> None:
         """Put the robot back on the floor: ``standing``, lying on its ``front`` or ``back``,
-        or ``sitting``. Standing and sitting hold their posture at full stiffness until the
-        first command arrives; lying starts limp (and takes longer to come to rest)."""
+        or ``sitting``; or ``lifted``: standing, then held upright by the torso
+        (:meth:`lift`), feet in the air, as on a stand. Standing, sitting and lifted hold their
+        posture at full stiffness until the first command arrives; lying starts limp (and
+        takes longer to come to rest)."""
         if start == "standing":
             self.reset_pose(postures.standing())
         elif start == "front":
@@ -130,6 +134,8 @@ class NaoSim:
             )
         elif start == "sitting":
             self.reset_pose(postures.sitting())
+        elif start == "lifted":
+            self.reset_pose(postures.standing(), held=LIFTED_HEIGHT, settle=0.6)
         else:
             raise ValueError(f"unknown start {start!r}; expected one of {', '.join(STARTS)}")
 
@@ -141,11 +147,12 @@ class NaoSim:
         xy: Sequence[float] = (0.0, 0.0),
         stiffness: float = 1.0,
         settle: float = 0.3,
+        held: float | None = None,
     ) -> None:
         """Reset at joint angles ``position`` (LoLA order) with the torso at ``torso_rpy`` and
         above ``xy``, lowered until its lowest shape just clears the floor, holding the pose at
         ``stiffness``; then ``settle`` seconds of physics let it come to rest on the floor
-        before the clock restarts at 0."""
+        (or, ``held`` metres up, in the hand of :meth:`lift`) before the clock restarts at 0."""
         position = np.asarray(position, dtype=np.float64)
         if position.shape != (NUM_JOINTS,) or not np.all(np.isfinite(position)):
             raise ValueError(f"reset_pose: expected {NUM_JOINTS} finite angles, got {position!r}")
@@ -172,9 +179,14 @@ class NaoSim:
         self._push_steps = 0
         self._hand = None
         d.xfrc_applied[:] = 0.0
+        if held is not None:
+            mujoco.mj_forward(m, d)
+            self.lift(held)
         steps_per_cycle = max(1, round(CYCLE / self.timestep))
         for _ in range(round(settle / CYCLE)):
             self.servos.apply(d)
+            if self._hand is not None:
+                self._hold_by_hand()
             mujoco.mj_step(m, d, steps_per_cycle)
         d.time = 0.0
         self.frames = 0

@@ -49,23 +49,28 @@ def main(args: argparse.Namespace) -> int:
         print(f"motiond identify: {error}")
         return 2
 
-    async def run() -> None:
+    async def run() -> NotLifted | None:
         async with LolaConnection(args.lola, connect_timeout=5.0) as connection:
             async for frame in connection:
-                command = session.step(frame)
+                try:
+                    command = session.step(frame)
+                except NotLifted as error:
+                    # Nothing more is sent: LoLA keeps the last command, the leg holds.
+                    return error
                 if command is not None:
                     await connection.send(command)
                 if session.done:
-                    return
+                    return None
+        return None
 
     print(f"motiond identify: moving the {args.leg} leg for about {session.duration:.0f} s")
     try:
-        trio.run(run)
-    except NotLifted as error:
-        print(f"motiond identify: stopped: {error}")
-        return 1
+        stopped = trio.run(run)
     except (LolaConnectionError, OSError) as error:
         print(f"motiond identify: LoLA at {args.lola}: {error}")
+        return 1
+    if stopped is not None:
+        print(f"motiond identify: stopped: {stopped}")
         return 1
     report = session.report()
     print(f"{'joint':<12} {'delay':>5} {'v lead s':>9} {'a lead s2':>10} {'a':>6} {'fit mrad':>9}")

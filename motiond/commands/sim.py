@@ -24,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--start",
-        choices=("standing", "front", "back", "sitting"),
+        choices=("standing", "front", "back", "sitting", "lifted"),
         default="standing",
         help="how the robot starts (default: standing)",
     )

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from lola_io.server import LolaServer
 from motiond.safety import SafetyStage
 from motiond.servo_identification import (
+    LIFTED_FRAMES,
     MAX_DELAY,
     NotLifted,
     ServoIdentification,
@@ -109,10 +110,8 @@ def test_one_delay_for_the_leg_and_bad_records_refused():
 
 
 def _lifted(delay: int) -> tuple[NaoSim, object]:
-    sim = NaoSim(seed=0, delay_cycles=delay)
-    sensor = sim.step(None)
-    sim.lift(0.15)
-    for _ in range(100):
+    sim = NaoSim(seed=0, delay_cycles=delay, start="lifted")
+    for _ in range(50):
         sensor = sim.step(None)
     return sim, sensor
 
@@ -131,7 +130,8 @@ def test_a_lifted_naosim_nao_is_identified(delay):
         position, _ = check.apply(command.position, command.stiffness)
         np.testing.assert_array_equal(position, command.position)
         sensor = sim.step(command)
-    assert sent * PERIOD == pytest.approx(session.duration, abs=0.1)
+    # In the air from the first frame: held for LIFTED_FRAMES, then the session's own length.
+    assert sent * PERIOD == pytest.approx(session.duration + LIFTED_FRAMES * PERIOD, abs=0.03)
     report = session.report()
     assert [f.joint for f in report.fits] == [
         "LHipPitch",
@@ -151,11 +151,17 @@ def test_a_lifted_naosim_nao_is_identified(delay):
     assert all(0.02 < f.amplitude < 0.1 for f in report.fits)
 
 
-def test_a_robot_on_its_feet_is_refused_and_one_put_down_stops_it():
+def test_a_robot_on_its_feet_is_refused_standing_and_one_put_down_stops_it():
     sim = NaoSim(seed=0)
     session = ServoIdentification("right")
+    sensor = sim.step(None)
     with pytest.raises(NotLifted, match="feet carry"):
-        session.step(sim.step(None))
+        for _ in range(200):
+            sensor = sim.step(session.step(sensor))
+    # Held as it stood while it waited (a second): not made limp, not moved.
+    assert sim.time < 1.1
+    truth = sim.truth()
+    assert not truth.fallen and abs(float(truth.torso_rpy[1])) < 0.3
     sim, sensor = _lifted(3)
     session = ServoIdentification("right")
     for _ in range(50):

@@ -254,3 +254,13 @@ def test_body_on_floor_is_the_impact_not_the_feet(stand_command):
     sim.step(stand_command)
     assert not sim.body_on_floor()
     assert NaoSim(start="front", noise=0.0).body_on_floor()
+
+
+def test_a_lifted_start_holds_the_robot_upright_with_its_feet_in_the_air():
+    sim = NaoSim(start="lifted", noise=0.0)
+    for _ in range(50):
+        frame = sim.step(None)
+    assert frame.left_fsr_total == frame.right_fsr_total == 0.0
+    truth = sim.truth()
+    assert truth.torso_position[2] > 0.35  # standing, the torso is about 0.27 m up
+    assert abs(truth.torso_rpy[0]) < 0.05 and abs(truth.torso_rpy[1]) < 0.05
