@@ -56,6 +56,9 @@ RAMP_SECONDS = 2.0
 #: Frames the robot must be seen in the air, one after another, before anything moves, and
 #: the most seconds to wait for that (a robot just picked up; a simulator's first frame).
 LIFTED_FRAMES = 10
+#: Feet carrying this much (kg, half a NAO) on the first frame: the robot stands, and nothing
+#: is sent at all.
+STANDING_LOAD_KG = 2.65
 LIFTED_WAIT_SECONDS = 1.0
 #: The Savitzky-Golay filter of the measured angles: half-width (samples), polynomial order.
 _SG_HALF, _SG_ORDER = 3, 3
@@ -250,14 +253,19 @@ class ServoIdentification:
         return fade * self.amplitude * float(waves.sum()) / len(FREQUENCIES)
 
     def step(self, frame: SensorFrame) -> ActuatorFrame | None:
-        """The frame to answer ``frame`` with (None once :attr:`done`). Until the robot has
-        been in the air for ``LIFTED_FRAMES`` frames it is held as it is (the first frame's
-        angles at the stiffness LoLA reports); raises :class:`NotLifted` if it is not within
-        ``LIFTED_WAIT_SECONDS``, or as soon as it is not once the leg moves."""
+        """The frame to answer ``frame`` with (None once :attr:`done`). A robot standing on
+        its feet at the first frame is refused at once (:class:`NotLifted`), nothing sent.
+        Otherwise, until it has been in the air for ``LIFTED_FRAMES`` frames, it is held as
+        it is (the first frame's angles at the stiffness LoLA reports); raises
+        :class:`NotLifted` if it is not within ``LIFTED_WAIT_SECONDS``, or as soon as it is
+        not once the leg moves."""
         if self.done:
             return None
         why = self._lifted(frame)
         if self._start is None:
+            load = frame.left_fsr_total + frame.right_fsr_total
+            if self._waited == 0 and why and load >= STANDING_LOAD_KG:
+                raise NotLifted(why)  # standing on its feet: not touched at all
             if self._waited == 0:
                 # Held where the first frame found it: targets that followed the measured
                 # angles would let a loaded joint sag a little further every cycle.
