@@ -20,7 +20,7 @@ from skills.safety.getup import (
     GetUpRoutine,
     register_getup,
 )
-from skills.safety.hold import register_hold
+from skills.safety.hold import TRIM_LIMIT, TRIM_SETTLED, register_hold
 from skills.safety.protection import (
     BRACE_TIME,
     SOFT_STIFFNESS,
@@ -178,6 +178,27 @@ def test_hold_posture_holds_the_measured_angles_stiffening_in_steps_then_is_done
         seen.append(float(stiffness[knee]))
     assert seen[0] <= 0.2 + 1e-9 and seen == sorted(seen) and seen[-1] == 1.0
     assert rig.targets()[1][head] == 0.5
+    # The legs stand where they measure (no sag to trim): done once that has lasted.
+    rig.run(TRIM_SETTLED + 2 * PERIOD)
+    np.testing.assert_allclose(rig.targets()[0], rig.state.position, atol=1e-9)
+    assert not any(t.type == "HoldPosture" for t in rig.director.view().tasks)
+
+
+def test_hold_posture_trims_a_sagging_leg_back_to_where_it_stood():
+    rig = Rig()
+    rig.state.stiffness[:] = 1.0  # held stiff by the controller before the daemon
+    stood = rig.state.position.copy()
+    rig.behaviour.emit(HoldPosture(), priority=1.0)
+    knee = JOINT_INDEX["LKneePitch"]
+    trims = []
+    for _ in range(250):
+        rig.run(PERIOD)
+        # A servo that sags under load: the knee sits 0.07 rad past its target.
+        rig.state.position[knee] = rig.targets()[0][knee] + 0.07
+        trims.append(stood[knee] - rig.targets()[0][knee])
+    # The knee's target is moved against the sag until the knee stands where it stood.
+    assert trims == sorted(trims) and 0.06 < trims[-1] <= TRIM_LIMIT
+    assert abs(rig.state.position[knee] - stood[knee]) < 0.01
     assert not any(t.type == "HoldPosture" for t in rig.director.view().tasks)
 
 
