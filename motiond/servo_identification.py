@@ -37,6 +37,8 @@ from lola_io.frames import ActuatorFrame, SensorFrame
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS
 from motiond.robot_state import RobotState
 from motiond.safety import LOLA_PERIOD, SafetyStage
+from motiond.supervisor import ROBOT_MASS_KG, STANDING_LOAD_SHARE, STANDING_TILT
+from providers.interpolation import minimum_jerk_profile
 
 #: The leg joints identified, in order (without the side's letter). The shared hip yaw-pitch
 #: is held, not moved: it turns both legs.
@@ -56,9 +58,6 @@ RAMP_SECONDS = 2.0
 #: Frames the robot must be seen in the air, one after another, before anything moves, and
 #: the most seconds to wait for that (a robot just picked up; a simulator's first frame).
 LIFTED_FRAMES = 10
-#: Feet carrying this much (kg, half a NAO) on the first frame: the robot stands, and nothing
-#: is sent at all.
-STANDING_LOAD_KG = 2.65
 LIFTED_WAIT_SECONDS = 1.0
 #: The Savitzky-Golay filter of the measured angles: half-width (samples), polynomial order.
 _SG_HALF, _SG_ORDER = 3, 3
@@ -179,9 +178,9 @@ class ServoReport:
         }
 
 
-def _smoothstep(x: float) -> float:
-    x = min(1.0, max(0.0, x))
-    return x * x * (3.0 - 2.0 * x)
+def _ease(x: float) -> float:
+    """A minimum-jerk share of ``x`` clipped to [0, 1]: ramps and fades start and end still."""
+    return float(minimum_jerk_profile(min(1.0, max(0.0, x))))
 
 
 class ServoIdentification:
@@ -238,7 +237,7 @@ class ServoIdentification:
         """Why the robot is not in the air, or None."""
         s = self._state
         s.update(frame)
-        if s.left_contact or s.right_contact or s.tilt > 0.35:
+        if s.left_contact or s.right_contact or s.tilt > STANDING_TILT:
             load = frame.left_fsr_total + frame.right_fsr_total
             return (
                 f"the feet carry {load:.1f} kg and the torso is tilted {s.tilt:.2f} rad: "
@@ -248,7 +247,7 @@ class ServoIdentification:
 
     def _excitation(self, t: float) -> float:
         """The sum of sines at ``t`` s into a joint's excitation (rad), faded in and out."""
-        fade = min(_smoothstep(t / FADE_SECONDS), _smoothstep((self.seconds - t) / FADE_SECONDS))
+        fade = min(_ease(t / FADE_SECONDS), _ease((self.seconds - t) / FADE_SECONDS))
         waves = np.sin(2.0 * np.pi * np.asarray(FREQUENCIES) * t + self._phases)
         return fade * self.amplitude * float(waves.sum()) / len(FREQUENCIES)
 
@@ -264,8 +263,9 @@ class ServoIdentification:
         why = self._lifted(frame)
         if self._start is None:
             load = frame.left_fsr_total + frame.right_fsr_total
-            if self._waited == 0 and why and load >= STANDING_LOAD_KG:
-                raise NotLifted(why)  # standing on its feet: not touched at all
+            if self._waited == 0 and why and load >= STANDING_LOAD_SHARE * ROBOT_MASS_KG:
+                # Standing on its feet (as the daemon's start-up tells it): not touched at all.
+                raise NotLifted(why)
             if self._waited == 0:
                 # Held where the first frame found it: targets that followed the measured
                 # angles would let a loaded joint sag a little further every cycle.
@@ -286,7 +286,7 @@ class ServoIdentification:
         t = self._frames * self.period
         self._frames += 1
         target = self._start.copy()
-        ramp = _smoothstep(t / RAMP_SECONDS)
+        ramp = _ease(t / RAMP_SECONDS)
         for i, bent in self._bent.items():
             target[i] = self._start[i] + ramp * (bent - self._start[i])
         # Every joint from the stiffness it had: the leg to full, the rest to limp.

@@ -32,7 +32,7 @@ import attrs
 import numpy as np
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_NAMES
+from lola_io.joints import JOINT_INDEX, JOINT_NAMES
 from providers.actuation import GROUP_JOINTS, BodySequence, JointCommand, Legs, ServoTable
 
 #: Stiffness steps of the ramp (a stiffness is one value per command).
@@ -51,7 +51,7 @@ TRIM_DONE = 0.01
 TRIM_SETTLED = 0.3
 TRIM_SECONDS = 4.0
 _LEGS = frozenset(GROUP_JOINTS[Legs])
-_LEG_NAMES = tuple(GROUP_JOINTS[Legs])
+_LEG_INDEX = tuple(JOINT_INDEX[name] for name in GROUP_JOINTS[Legs])
 
 
 def _unit(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -80,6 +80,16 @@ class HoldPosture:
     ramp: float = attrs.field(default=0.3, validator=_ramp)
 
 
+def held_angles(
+    measured: np.ndarray, commanded: np.ndarray, commanded_stiffness: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where each joint is held: ``measured`` if its ``commanded_stiffness`` is below ``SOFT``
+    and the angle is finite, else ``commanded``; and which joints take the measured angle."""
+    measured = np.asarray(measured, dtype=np.float64)
+    at_measured = (np.asarray(commanded_stiffness) < SOFT) & np.isfinite(measured)
+    return np.where(at_measured, measured, np.asarray(commanded, dtype=np.float64)), at_measured
+
+
 def hold_sequence(
     task: HoldPosture,
     measured: np.ndarray,
@@ -87,15 +97,12 @@ def hold_sequence(
     commanded: np.ndarray,
     commanded_stiffness: np.ndarray,
 ) -> Any:
-    """The BodySequence that holds each joint where it is (``measured`` if its
-    ``commanded_stiffness`` is below ``SOFT`` or the angle is not finite, else ``commanded``)
-    and ramps its stiffness from ``applied`` (the stiffness it has) to the task's."""
-    positions = {}
+    """The BodySequence that holds each joint where it is (:func:`held_angles`) and ramps
+    its stiffness from ``applied`` (the stiffness it has) to the task's."""
+    held, _ = held_angles(measured, commanded, commanded_stiffness)
+    positions = {name: float(held[i]) for i, name in enumerate(JOINT_NAMES)}
     start, end = {}, {}
     for i, name in enumerate(JOINT_NAMES):
-        angle = float(measured[i])
-        stiff = commanded_stiffness[i] >= SOFT
-        positions[name] = float(commanded[i]) if stiff or not math.isfinite(angle) else angle
         have = float(applied[i])
         start[name] = min(1.0, max(0.0, have)) if math.isfinite(have) else 0.0
         end[name] = task.leg_stiffness if name in _LEGS else task.stiffness
@@ -107,20 +114,10 @@ def hold_sequence(
     return BodySequence(frames)
 
 
-def _trimmed(task: HoldPosture, measured: np.ndarray, commanded_stiffness: np.ndarray) -> list:
-    """The leg joints ``hold_sequence`` holds at their measured angles with a stiff goal."""
-    if task.leg_stiffness < SOFT:
-        return []
-    return [
-        JOINT_NAMES.index(name)
-        for name in _LEG_NAMES
-        if commanded_stiffness[JOINT_NAMES.index(name)] < SOFT
-        and math.isfinite(float(measured[JOINT_NAMES.index(name)]))
-    ]
-
-
 def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
     """Register the HoldPosture provider (reads ``state.position`` and ``state.stiffness``)."""
+    # The hold under way: the held angles, the leg joints being trimmed and their offsets, and
+    # when the ramp ended, the last trim was sent and the trim settled (None: not yet).
     hold_state: dict[str, Any] = {}
 
     def hold(ctx: Context) -> None:
@@ -129,11 +126,10 @@ def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
             stiffness = np.array(servos.stiffness)
             measured = np.array(state.position, dtype=np.float64)
             ctx.emit(hold_sequence(ctx.task, measured, state.stiffness, commanded, stiffness))
-            trimmed = _trimmed(ctx.task, measured, stiffness)
-            legs = [JOINT_NAMES.index(name) for name in _LEG_NAMES]
-            held = np.where(stiffness >= SOFT, commanded, measured)
+            held, at_measured = held_angles(measured, commanded, stiffness)
+            stiff_goal = ctx.task.leg_stiffness >= SOFT
+            trimmed = [i for i in _LEG_INDEX if at_measured[i]] if stiff_goal else []
             hold_state.update(
-                legs=legs,
                 held=held,
                 trimmed=trimmed,
                 offset=np.zeros(len(trimmed)),
@@ -147,18 +143,18 @@ def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
                 ctx.continue_()
                 return
             hold_state["since"] = ctx.now
-        if ctx.now == hold_state.get("trimmed_at"):
+        if ctx.now == hold_state["trimmed_at"]:
             ctx.continue_()  # this cycle's trim is out (its command done at once): once a cycle
             return
         hold_state["trimmed_at"] = ctx.now
         trimmed, held = hold_state["trimmed"], hold_state["held"]
         error = held[trimmed] - np.asarray(state.position)[trimmed]
-        late = ctx.now - hold_state["since"] >= TRIM_SECONDS
         if not np.all(np.abs(error) < TRIM_DONE):
             hold_state["settled_since"] = None
-        elif hold_state.get("settled_since") is None:
+        elif hold_state["settled_since"] is None:
             hold_state["settled_since"] = ctx.now
-        settled = hold_state.get("settled_since")
+        settled = hold_state["settled_since"]
+        late = ctx.now - hold_state["since"] >= TRIM_SECONDS
         if not trimmed or late or (settled is not None and ctx.now - settled >= TRIM_SETTLED):
             ctx.done()
             return
@@ -167,7 +163,7 @@ def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
         np.clip(offset, -TRIM_LIMIT, TRIM_LIMIT, out=offset)
         targets = held.copy()
         targets[trimmed] += offset
-        positions = {JOINT_NAMES[i]: float(targets[i]) for i in hold_state["legs"]}
+        positions = {JOINT_NAMES[i]: float(targets[i]) for i in _LEG_INDEX}
         ctx.emit(Legs(JointCommand(positions, ctx.task.leg_stiffness)))
         ctx.continue_()
 

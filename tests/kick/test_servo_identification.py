@@ -28,6 +28,7 @@ from motiond.servo_identification import (
 )
 from naosim.model_builder import JOINT_DAMPING
 from naosim.sim import NaoSim
+from providers.interpolation import minimum_jerk_profile
 from skills.kick.params import load_kick_parameters
 
 PERIOD = 0.012
@@ -61,7 +62,7 @@ def _swing_error(delay: int, lead_v: float, lead_w: float, ff: tuple[int, float,
     whose commands lead it as the kick does with ``ff`` (delay, velocity and accel leads)."""
     t = np.arange(200) * PERIOD
     x = np.clip((t - 0.6) / 0.25, 0.0, 1.0)
-    plan = 0.4 * x**3 * (10 - 15 * x + 6 * x**2)  # minimum jerk
+    plan = 0.4 * minimum_jerk_profile(x)
     rate = np.gradient(plan, PERIOD)
     accel = np.gradient(rate, PERIOD)
     d, v, w = ff
