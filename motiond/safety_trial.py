@@ -6,7 +6,8 @@ on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a N
 - :func:`getup_trial`: lying still on the front or the back (a random start near the lying
   posture), the daemon's automatic get-up until it stands in the walk-ready posture;
 - :func:`push_fall_trial`: standing or walking, a push hard enough to topple the robot: when
-  the fall was detected, when the body first touched the floor, and the get-up after it;
+  the fall was detected, when the body first touched the floor, how fast the head met the
+  floor, and the get-up after it;
 - :func:`alarm_trial`: walking or standing with nothing wrong: fall alarms raised;
 - :func:`stand_current_trial`: the mean motor current of the walk's stand, plain or saving.
 """
@@ -16,11 +17,13 @@ from __future__ import annotations
 import math
 
 import attrs
+import mujoco
 import numpy as np
 
 from motiond.runtime import Runtime
 from motiond.walk_trial import Perturbation, WalkTrial, trial_sim
 from naosim import postures
+from naosim.impacts import Impact
 from naosim.sim import NaoSim
 from skills.safety import FallPhase
 
@@ -106,6 +109,9 @@ class FallResult:
     impact_at: float | None
     protected: bool
     stood: bool
+    #: The head's first touch of the floor before the get-up began (``naosim.impacts``), or
+    #: None if it did not touch (or the model has no ``Head`` body).
+    head: Impact | None = None
 
     @property
     def lead(self) -> float | None:
@@ -139,9 +145,13 @@ def push_fall_trial(
     trial.run(PUSH_AT)
     force = impulse / 0.1
     trial.push((force * dx, force * dy, 0.0), 0.1)
+    has_head = mujoco.mj_name2id(trial.sim.model, mujoco.mjtObj.mjOBJ_BODY, "Head") >= 0
+    impacts = trial.sim.watch_impacts("Head") if has_head else None
     while trial.t < PUSH_AT + GETUP_TIMEOUT:
         trial.step()
         status = runtime.supervisor.status()
+        if status.getup.active:
+            trial.sim.stop_watching()  # the get-up's own touches are not the fall's
         if detected is None and status.fall.phase is FallPhase.FALLING:
             detected = trial.t
         if detected is not None and not protected:
@@ -151,7 +161,9 @@ def push_fall_trial(
         if impact is not None and status.getup.result in ("standing", "gave_up"):
             break
     stood = runtime.supervisor.status().getup.result == "standing" and trial.truth.tilt < 0.5
-    return FallResult(direction, walking, detected, impact, protected, stood)
+    trial.sim.stop_watching()
+    head = impacts.impact("Head") if impacts is not None else None
+    return FallResult(direction, walking, detected, impact, protected, stood, head)
 
 
 def _running(runtime: Runtime, task_type: str) -> bool:

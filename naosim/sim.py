@@ -19,10 +19,11 @@ from lola_io.frames import DEFAULT_ROBOT_CONFIG, ActuatorFrame, SensorFrame
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS, TOUCH_INDEX
 from naosim import postures
 from naosim.binding import ModelBinding, bind, load_model_file
+from naosim.impacts import ImpactRecorder, robot_on_floor
 from naosim.model_builder import build_model
 from naosim.sensors import Battery, SensorReader
 from naosim.servo import ServoBank, ThermalModel
-from naosim.truth import GroundTruth, rpy_from_matrix
+from naosim.truth import GroundTruth, lowest_robot_point, read_truth
 from naosim.turf import turf_force
 
 CYCLE = 0.012  # s, one LoLA cycle
@@ -83,6 +84,7 @@ class NaoSim:
         self._push_force = np.zeros(3)
         self._push_steps = 0
         self._hand: np.ndarray | None = None  # where a referee's hand holds the torso
+        self._impacts: ImpactRecorder | None = None
         self._rhyp_qpos = self._joint_qpos("RHipYawPitch")
         self._current = np.zeros(NUM_JOINTS)
         self._sonar = np.zeros(2)
@@ -172,7 +174,7 @@ class NaoSim:
         if ball_state is not None:
             d.qpos[b.ball_qpos : b.ball_qpos + 7] = ball_state
         mujoco.mj_kinematics(m, d)
-        lowest = self._lowest_robot_point()
+        lowest = lowest_robot_point(m, d, b.torso_body)
         if math.isfinite(lowest):  # a model without shapes stays where it was put
             d.qpos[root + 2] += _RESET_CLEARANCE - lowest
         self.servos.reset(position, np.full(NUM_JOINTS, stiffness))
@@ -202,36 +204,6 @@ class NaoSim:
             return None
         # A reset moves the robot, not the ball: keep it where the scenario put it.
         return self.data.qpos[b.ball_qpos : b.ball_qpos + 7].copy()
-
-    def _lowest_robot_point(self) -> float:
-        """Lowest z of the robot's collision shapes (boxes, capsules, spheres exactly); of all
-        its shapes when none collides (a model built with ``collisions=False``)."""
-        m, d = self.model, self.data
-        robot = self._robot_bodies()
-        shapes = [g for g in range(m.ngeom) if m.geom_bodyid[g] in robot]
-        colliding = [g for g in shapes if m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0]
-        lowest = math.inf
-        for g in colliding or shapes:
-            pos, rot, size = d.geom_xpos[g], d.geom_xmat[g].reshape(3, 3), m.geom_size[g]
-            kind = m.geom_type[g]
-            if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
-                low = pos[2] - size[0]
-            elif kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
-                low = pos[2] - abs(rot[2, 2]) * size[1] - size[0]
-            elif kind == mujoco.mjtGeom.mjGEOM_BOX:
-                low = pos[2] - float(np.abs(rot[2, :]) @ size)
-            else:
-                low = pos[2] - m.geom_rbound[g]
-            lowest = min(lowest, low)
-        return lowest
-
-    def _robot_bodies(self) -> set[int]:
-        torso = self.binding.torso_body
-        out = {torso}
-        for body in range(torso + 1, self.model.nbody):
-            if int(self.model.body_parentid[body]) in out:
-                out.add(body)
-        return out
 
     def push(self, force: Sequence[float], duration: float) -> None:
         """Push the torso at its centre of mass with a world-frame ``force`` (N) for
@@ -301,6 +273,25 @@ class NaoSim:
         self.data.qvel[dof : dof + 6] = [vx, vy, 0.0, -vy / radius, vx / radius, 0.0]
         mujoco.mj_forward(self.model, self.data)
 
+    def watch_impacts(self, *bodies: str) -> ImpactRecorder:
+        """From now on, record the floor impacts of the named robot bodies (``Head``,
+        ``torso``, ...) at every physics step (``naosim.impacts``); replaces any earlier
+        watch. ``stop_watching`` ends it (stepping costs more while watching)."""
+        ids = {}
+        for name in bodies:
+            body = mujoco.mj_name2id(self.model, mujoco.mjtObj.mjOBJ_BODY, name)
+            if body < 0:
+                raise ValueError(f"watch_impacts: this model has no body {name!r}")
+            ids[name] = body
+        if self.binding.floor_geom < 0:
+            raise ValueError("watch_impacts: this model has no floor geom")
+        self._impacts = ImpactRecorder(self.model, self.binding.floor_geom, ids)
+        return self._impacts
+
+    def stop_watching(self) -> None:
+        """Stop recording impacts (the recorder keeps what it saw)."""
+        self._impacts = None
+
     def set_touch(self, name: str, pressed: bool = True) -> None:
         """Press or release a touch sensor (``lola_io.joints.TOUCH_NAMES``)."""
         if name not in TOUCH_INDEX:
@@ -326,23 +317,31 @@ class NaoSim:
         else:
             steps = max(1, round(dt / self.timestep))
             dt = steps * self.timestep
-        m, d = self.model, self.data
+        d = self.data
         if self._hand is not None:
             # The hand acts once per cycle, like every other outside force here.
             self._hold_by_hand()
-            mujoco.mj_step(m, d, steps)
+            self._advance(steps)
         elif self._push_steps:
             pushed = min(steps, self._push_steps)
             d.xfrc_applied[self.binding.torso_body, :3] = self._push_force
-            mujoco.mj_step(m, d, pushed)
+            self._advance(pushed)
             d.xfrc_applied[self.binding.torso_body, :3] = 0.0
             self._push_steps -= pushed
             if steps > pushed:
-                mujoco.mj_step(m, d, steps - pushed)
+                self._advance(steps - pushed)
         else:
-            mujoco.mj_step(m, d, steps)
+            self._advance(steps)
         self.frames += 1
         return self._finish_cycle(dt)
+
+    def _advance(self, steps: int) -> None:
+        if self._impacts is None:
+            mujoco.mj_step(self.model, self.data, steps)
+            return
+        for _ in range(steps):
+            mujoco.mj_step(self.model, self.data)
+            self._impacts.observe(self.data)
 
     def _roll_on_turf(self) -> None:
         """The turf's rolling resistance on the ball for this cycle (``naosim.turf``)."""
@@ -416,43 +415,11 @@ class NaoSim:
 
     def truth(self) -> GroundTruth:
         """Torso pose, centre of mass, sole poses, ball position and tilt, now."""
-        d, b = self.data, self.binding
-        rot = d.xmat[b.torso_body].reshape(3, 3)
-        feet = []
-        for foot in (b.left_foot, b.right_foot):
-            if foot.frame_type == mujoco.mjtObj.mjOBJ_SITE:
-                pos, mat = d.site_xpos[foot.frame_id], d.site_xmat[foot.frame_id]
-            else:
-                pos, mat = d.xpos[foot.frame_id], d.xmat[foot.frame_id]
-            feet.append((pos.copy(), rpy_from_matrix(mat.reshape(3, 3))))
-        ball = np.full(3, np.nan) if b.ball_body < 0 else d.xpos[b.ball_body].copy()
-        return GroundTruth(
-            t=self.time,
-            torso_position=d.xpos[b.torso_body].copy(),
-            torso_rpy=rpy_from_matrix(rot),
-            com=d.subtree_com[b.torso_body].copy(),
-            left_sole_position=feet[0][0],
-            left_sole_rpy=feet[0][1],
-            right_sole_position=feet[1][0],
-            right_sole_rpy=feet[1][1],
-            ball=ball,
-            tilt=math.acos(max(-1.0, min(1.0, rot[2, 2]))),
-        )
+        return read_truth(self.data, self.binding, self.time)
 
     def body_on_floor(self) -> bool:
         """Whether any part of the robot other than its feet touches the floor (an impact)."""
-        m, d = self.model, self.data
-        floor = self.binding.floor_geom
-        feet = self.binding.left_foot.bodies | self.binding.right_foot.bodies
-        for i in range(d.ncon):
-            g1, g2 = int(d.contact.geom1[i]), int(d.contact.geom2[i])
-            if floor not in (g1, g2):
-                continue
-            other = g2 if g1 == floor else g1
-            body = int(m.geom_bodyid[other])
-            if body != self.binding.ball_body and body not in feet:
-                return True
-        return False
+        return robot_on_floor(self.model, self.data, self.binding)
 
     @property
     def robot_mass(self) -> float:

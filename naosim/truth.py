@@ -7,7 +7,10 @@ from pathlib import Path
 from typing import IO
 
 import attrs
+import mujoco
 import numpy as np
+
+from naosim.binding import ModelBinding
 
 #: ``fallen``: torso centre below this height (m) ...
 FALLEN_HEIGHT = 0.20
@@ -135,3 +138,56 @@ class TruthLog:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def read_truth(data: mujoco.MjData, binding: ModelBinding, time: float) -> GroundTruth:
+    """The ground truth of the robot ``binding`` names in ``data``, at ``time`` (s)."""
+    d, b = data, binding
+    rot = d.xmat[b.torso_body].reshape(3, 3)
+    feet = []
+    for foot in (b.left_foot, b.right_foot):
+        if foot.frame_type == mujoco.mjtObj.mjOBJ_SITE:
+            pos, mat = d.site_xpos[foot.frame_id], d.site_xmat[foot.frame_id]
+        else:
+            pos, mat = d.xpos[foot.frame_id], d.xmat[foot.frame_id]
+        feet.append((pos.copy(), rpy_from_matrix(mat.reshape(3, 3))))
+    ball = np.full(3, np.nan) if b.ball_body < 0 else d.xpos[b.ball_body].copy()
+    return GroundTruth(
+        t=time,
+        torso_position=d.xpos[b.torso_body].copy(),
+        torso_rpy=rpy_from_matrix(rot),
+        com=d.subtree_com[b.torso_body].copy(),
+        left_sole_position=feet[0][0],
+        left_sole_rpy=feet[0][1],
+        right_sole_position=feet[1][0],
+        right_sole_rpy=feet[1][1],
+        ball=ball,
+        tilt=math.acos(max(-1.0, min(1.0, rot[2, 2]))),
+    )
+
+
+def lowest_robot_point(model: mujoco.MjModel, data: mujoco.MjData, torso: int) -> float:
+    """Lowest z of the collision shapes of the robot whose root body is ``torso`` (boxes,
+    capsules, spheres exactly); of all its shapes when none collides (a model built with
+    ``collisions=False``)."""
+    m, d = model, data
+    robot = {torso}
+    for body in range(torso + 1, m.nbody):
+        if int(m.body_parentid[body]) in robot:
+            robot.add(body)
+    shapes = [g for g in range(m.ngeom) if m.geom_bodyid[g] in robot]
+    colliding = [g for g in shapes if m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0]
+    lowest = math.inf
+    for g in colliding or shapes:
+        pos, rot, size = d.geom_xpos[g], d.geom_xmat[g].reshape(3, 3), m.geom_size[g]
+        kind = m.geom_type[g]
+        if kind == mujoco.mjtGeom.mjGEOM_SPHERE:
+            low = pos[2] - size[0]
+        elif kind == mujoco.mjtGeom.mjGEOM_CAPSULE:
+            low = pos[2] - abs(rot[2, 2]) * size[1] - size[0]
+        elif kind == mujoco.mjtGeom.mjGEOM_BOX:
+            low = pos[2] - float(np.abs(rot[2, :]) @ size)
+        else:
+            low = pos[2] - m.geom_rbound[g]
+        lowest = min(lowest, low)
+    return lowest

@@ -11,7 +11,10 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   the floor, over pushes that topple the standing and the walking robot in four directions
   (two impulses: just enough, and hard); ``falls_protected_pct`` and ``falls_got_up_pct``:
   the share of those falls where the protection took the body before the impact, and where
-  the robot then got up;
+  the robot then got up; ``head_impact_front_mps`` and ``head_impact_back_mps``: the median
+  speed at which the head met the floor in the falls pushed forwards and backwards (0 when it
+  did not touch; ground truth at physics-step resolution, ``naosim.impacts``), and
+  ``head_impact_max_mps`` the fastest over all pushed falls;
 - ``false_alarms``: fall alarms over walks at the gait's top speeds (forward, backward,
   sideways, turning, combined) and a standing hold;
 - ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
@@ -59,6 +62,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
                     times[side].append(result.seconds)
 
     leads, protected, got_up, falls = [], 0, 0, 0
+    head_speeds: dict[str, list[float]] = {"front": [], "back": [], "left": [], "right": []}
     impulses = PUSH_IMPULSES[:1] if quick else PUSH_IMPULSES
     for body in bodies:
         for direction in ("front", "back", "left", "right"):
@@ -72,6 +76,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
                     got_up += fall.stood
                     if fall.lead is not None:
                         leads.append(fall.lead)
+                    # A head that never touched the floor met it at 0 m/s.
+                    head_speeds[direction].append(fall.head.speed if fall.head else 0.0)
 
     alarm_seconds = 10.0 if quick else 30.0
     alarms = 0
@@ -94,6 +100,9 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "fall_detect_lead_ms": 1000.0 * median(leads) if leads else 0.0,
         "falls_protected_pct": 100.0 * protected / falls if falls else 0.0,
         "falls_got_up_pct": 100.0 * got_up / falls if falls else 0.0,
+        "head_impact_front_mps": median(head_speeds["front"]),
+        "head_impact_back_mps": median(head_speeds["back"]),
+        "head_impact_max_mps": max((s for v in head_speeds.values() for s in v), default=0.0),
         "false_alarms": float(alarms),
         "stand_current_ratio": saving / plain,
         "stand_height_change_m": saving_low - plain_low,
@@ -105,6 +114,9 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "fall_detect_lead_ms": "ms",
         "falls_protected_pct": "%",
         "falls_got_up_pct": "%",
+        "head_impact_front_mps": "m/s",
+        "head_impact_back_mps": "m/s",
+        "head_impact_max_mps": "m/s",
         "stand_height_change_m": "m",
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
