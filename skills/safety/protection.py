@@ -1,17 +1,30 @@
-"""Fall protection: when a fall is detected, place the arms and head as the public engines do,
-then let the body go soft before it lands (NAOqi's fall manager, rUNSWift's SafetySkill).
+"""Fall protection: when a fall is detected, brace the body as the public engines do, then let
+it go soft before it lands (NAOqi's fall manager, rUNSWift's SafetySkill, B-Human's
+FallEngine).
 
 ``FallProtect(direction)`` takes the whole body (it is emitted above every behaviour, below
-Freeze, so the walk loses its legs and stops). It runs every cycle in two stages:
+Freeze, so the walk loses its legs and stops). It runs every cycle in stages:
 
-1. **Brace** at once: falling forwards the arms reach forwards and the head tips back (the
-   hands, not the face, meet the floor); backwards the arms reach down behind the hips and the
-   chin goes to the chest (the head must not whip into the floor); sideways the arms fold in
-   front of the chest so the robot does not land on an arm. The legs stay where they are at a
-   low stiffness, as the knees fold under the load.
-2. **Soft** just before the impact (the tilt past ``IMPACT_TILT``, or ``BRACE_TIME`` after the
-   start, whichever comes first): every joint at ``SOFT_STIFFNESS`` in the braced pose, so the
-   gears do not take the impact.
+1. **Brace** at once (:class:`Brace`, one per direction): falling forwards the arms reach
+   forwards, the head tips back, the hips extend and the knees bend; backwards the arms reach
+   down behind the hips, the chin goes to the chest and the hips fold to their limit with the
+   knees straight (a pike: the seat lands first, and folding turns the torso forwards, so the
+   back and the head arrive slowly; B-Human's engine sits down the same way); sideways the
+   arms fold in front of the chest and the legs stay where they are.
+2. **Soft** once the torso tilts past the brace's ``soft_tilt`` (just before the impact):
+   every joint at ``SOFT_STIFFNESS`` in the braced pose, so the gears do not take it.
+3. **Lie down**, if ``BRACE_TIME`` passes with no impact (the pike caught a gentle fall
+   sitting on the seat, or the robot is propped up): the legs straighten, which lowers the
+   torso onto the floor, and everything goes soft at the tilt or ``LIE_DOWN_TIME`` later;
+   lying, the get-up takes over.
+
+Why the legs: braced with the arms and head alone (naosim's arms are slower than a NAO's, see
+docs/architecture.md) the head met the floor at 2.6-3.5 m/s falling forwards or backwards,
+the torso diving head first over planted feet and bent hips. The leg poses, head pitches,
+stiffnesses and soft tilts come from a CMA-ES search in naosim that minimised the head's
+impact speed and force over pushed falls (standing and walking, three bodies); on three
+other perturbed bodies the median head impact went 3.09 -> 1.88 m/s falling forwards and
+2.97 -> 0.73 m/s backwards, and every robot got up.
 
 It never ends by itself: the safety supervisor withdraws it when the robot lies still.
 """
@@ -28,30 +41,55 @@ from lola_io.joints import JOINT_NAMES
 from providers.actuation import GROUP_JOINTS, Body, JointCommand, Legs, ServoTable
 from skills.safety.fall import FallDirection
 
-#: Torso tilt (rad) past which the impact is due within a few cycles: go soft.
-IMPACT_TILT = 1.0
-#: Seconds after the start at which the body goes soft whatever the tilt says.
-BRACE_TIME = 0.35
+#: Seconds after the start at which a brace that has not gone soft lies the robot down: the
+#: impact is overdue, so the fall was caught (the back brace's pike catches a gentle fall on
+#: the seat, sitting up) or the robot is propped on something. The legs straighten at
+#: ``LIE_DOWN_STIFFNESS`` over ``LIE_DOWN_MOVE`` s, which lowers the torso onto the floor, and
+#: everything goes soft at the tilt as before, or ``LIE_DOWN_TIME`` s later whatever the tilt.
+BRACE_TIME = 0.8
+LIE_DOWN_STIFFNESS = 0.6
+LIE_DOWN_MOVE = 1.0
+LIE_DOWN_TIME = 1.5
 #: Stiffness of every joint when the robot lands.
 SOFT_STIFFNESS = 0.1
-#: Stiffness while bracing: enough to move the arms in time, not to fight the fall.
+#: Stiffness of the arms and head while bracing: enough to move them in time, not to fight the
+#: fall.
 ARM_BRACE_STIFFNESS = 0.8
-LEG_BRACE_STIFFNESS = 0.3
-#: Seconds to reach the brace pose (the arms move at up to their velocity limit).
+#: Seconds to reach the brace pose (the joints move at up to their velocity limit).
 BRACE_MOVE = 0.15
 
 _LEGS = frozenset(GROUP_JOINTS[Legs])
+_LIE_DOWN_JOINTS = ("HipRoll", "HipPitch", "KneePitch", "AnklePitch", "AnkleRoll")
 
-# Brace poses (rad), mirrored for the right arm: shoulder pitch, shoulder roll, elbow yaw,
-# elbow roll, wrist yaw; then the head pitch.
-_BRACES: dict[FallDirection, tuple[tuple[float, float, float, float, float], float]] = {
-    # Arms forward and a little down, elbows slightly bent to give on impact.
-    FallDirection.FRONT: ((0.2, 0.25, 0.0, -0.5, 0.0), -0.5),
-    # Arms down behind the hips, elbows bent: the forearms meet the floor before the head.
-    FallDirection.BACK: ((2.0, 0.3, 0.0, -0.8, 0.0), 0.45),
-    # Forearms folded in front of the chest.
-    FallDirection.LEFT: ((0.6, 0.0, -1.5, -1.4, 0.0), 0.3),
-    FallDirection.RIGHT: ((0.6, 0.0, -1.5, -1.4, 0.0), 0.3),
+
+@attrs.frozen
+class Brace:
+    """How the body meets a fall in one direction: the left arm's angles (shoulder pitch,
+    shoulder roll, elbow yaw, elbow roll, wrist yaw; the right arm mirrors them), the head's
+    pitch, both legs' hip, knee and ankle pitch (hip and ankle rolls at 0; ``None``: the legs
+    stay where they are) at ``leg_stiffness``, and the torso tilt past which every joint goes
+    soft (rad)."""
+
+    arms: tuple[float, float, float, float, float]
+    head_pitch: float
+    legs: tuple[float, float, float] | None
+    leg_stiffness: float
+    soft_tilt: float
+
+
+_BRACES: dict[FallDirection, Brace] = {
+    # Arms forward and a little down, elbows slightly bent to give on impact; head back. The
+    # hips extend and the knees bend, so the thighs and chest meet the floor with the head
+    # still up (with the walk's bent hips and the feet planted the torso dived head first).
+    FallDirection.FRONT: Brace((0.2, 0.25, 0.0, -0.5, 0.0), -0.65, (0.4, 0.5, 0.25), 0.9, 1.5),
+    # Chin to the chest, arms down behind the hips. The hips fold to their limit with the
+    # knees straight (a pike): the seat lands first and the folding turns the torso forwards,
+    # so the back and head arrive slowly.
+    FallDirection.BACK: Brace((2.0, 0.3, 0.0, -0.8, 0.0), 0.48, (-1.5, 0.0, -1.0), 1.0, 1.5),
+    # Forearms folded in front of the chest; a shoulder and arm take the impact, the head
+    # meets the floor slowly already.
+    FallDirection.LEFT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None, 0.3, 1.0),
+    FallDirection.RIGHT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None, 0.3, 1.0),
 }
 
 
@@ -67,12 +105,19 @@ class FallProtect:
     direction: FallDirection = attrs.field(validator=_direction)
 
 
+def brace_for(direction: FallDirection) -> Brace:
+    """The brace the protection takes for a fall in ``direction``."""
+    return _BRACES[direction]
+
+
 def brace_positions(direction: FallDirection) -> dict[str, float]:
-    """The arm and head angles of the brace for ``direction`` (LoLA names → rad)."""
-    (pitch, roll, elbow_yaw, elbow_roll, wrist), head_pitch = _BRACES[direction]
-    return {
+    """The angles of the brace for ``direction`` (LoLA names → rad): arms and head, and the
+    legs when the brace moves them."""
+    brace = _BRACES[direction]
+    pitch, roll, elbow_yaw, elbow_roll, wrist = brace.arms
+    positions = {
         "HeadYaw": 0.0,
-        "HeadPitch": head_pitch,
+        "HeadPitch": brace.head_pitch,
         "LShoulderPitch": pitch,
         "LShoulderRoll": roll,
         "LElbowYaw": elbow_yaw,
@@ -84,49 +129,77 @@ def brace_positions(direction: FallDirection) -> dict[str, float]:
         "RElbowRoll": -elbow_roll,
         "RWristYaw": -wrist,
     }
+    if brace.legs is not None:
+        hip, knee, ankle = brace.legs
+        for side in "LR":
+            positions.update(
+                {
+                    f"{side}HipRoll": 0.0,
+                    f"{side}HipPitch": hip,
+                    f"{side}KneePitch": knee,
+                    f"{side}AnklePitch": ankle,
+                    f"{side}AnkleRoll": 0.0,
+                }
+            )
+    return positions
 
 
 class _Protection:
-    __slots__ = ("soft", "started", "task")
+    __slots__ = ("lying_down", "soft", "started", "task")
 
     def __init__(self) -> None:
         self.task: object = None
         self.started = 0.0
         self.soft = False
+        self.lying_down = False
 
 
 def register_fall_protection(director: Director, servos: ServoTable, state: Any) -> None:
     """Register the FallProtect provider (``state.tilt`` and ``state.position`` are read)."""
     run = _Protection()
 
-    def command(ctx: Context, soft: bool) -> None:
+    def command(ctx: Context, stage: str) -> None:
+        brace = _BRACES[ctx.task.direction]
         braced = brace_positions(ctx.task.direction)
+        if stage == "lie down":
+            braced.update({f"{side}{joint}": 0.0 for side in "LR" for joint in _LIE_DOWN_JOINTS})
         positions, stiffness = {}, {}
         for i, name in enumerate(JOINT_NAMES):
             if name in braced:
                 positions[name] = braced[name]
             else:
-                # Legs and hands stay where they are: folding them is the floor's job.
+                # What the brace leaves (the hands, and the legs falling sideways) stays where
+                # it is: folding it is the floor's job.
                 angle = float(state.position[i])
                 positions[name] = angle if math.isfinite(angle) else servos.target(i)
-            if soft:
+            if stage == "soft":
                 stiffness[name] = SOFT_STIFFNESS
-            elif name in _LEGS:
-                stiffness[name] = LEG_BRACE_STIFFNESS
-            else:
+            elif name not in _LEGS:
                 stiffness[name] = ARM_BRACE_STIFFNESS
-        ctx.emit(Body(JointCommand(positions, stiffness, BRACE_MOVE)))
+            elif stage == "lie down":
+                stiffness[name] = LIE_DOWN_STIFFNESS
+            else:
+                stiffness[name] = brace.leg_stiffness
+        move = LIE_DOWN_MOVE if stage == "lie down" else BRACE_MOVE
+        ctx.emit(Body(JointCommand(positions, stiffness, move)))
 
     def protect(ctx: Context) -> None:
         if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED) or run.task is not ctx.task:
-            run.task, run.started, run.soft = ctx.task, ctx.now, False
-            command(ctx, soft=False)
+            run.task, run.started, run.soft, run.lying_down = ctx.task, ctx.now, False, False
+            command(ctx, "brace")
             return
-        due = ctx.now - run.started >= BRACE_TIME or float(state.tilt) > IMPACT_TILT
-        if due and not run.soft:
+        if run.soft:
+            ctx.continue_()
+            return
+        since = ctx.now - run.started
+        tilt = float(state.tilt)
+        if tilt > _BRACES[ctx.task.direction].soft_tilt or since >= BRACE_TIME + LIE_DOWN_TIME:
             run.soft = True
-            command(ctx, soft=True)
-            return
-        ctx.continue_()
+            command(ctx, "soft")
+        elif since >= BRACE_TIME and not run.lying_down:
+            run.lying_down = True
+            command(ctx, "lie down")
+        else:
+            ctx.continue_()
 
     director.provide(FallProtect, protect, every_cycle=True, name="FallProtect")

@@ -23,21 +23,23 @@ from skills.safety.fall import FallDirection
 from skills.safety.protection import brace_positions
 from skills.walk import Walk
 
+#: The fastest the head may meet the floor after a 5 N s push (m/s). Braced as before
+#: (arms and head only, legs limp where they were) it met it at 2.6-3.5 m/s falling forwards
+#: or backwards; sideways a shoulder lands first.
+HEAD_IMPACT_LIMIT = {"front": 2.5, "back": 1.5, "left": 1.2, "right": 1.2}
+
 
 @pytest.mark.parametrize("walking", [False, True], ids=["standing", "walking"])
 @pytest.mark.parametrize("direction", ["front", "back", "left", "right"])
-def test_a_pushed_robot_is_seen_falling_and_braced_before_it_lands(direction, walking):
+def test_a_pushed_robot_is_seen_falling_braced_lands_head_last_and_gets_up(direction, walking):
     fall = push_fall_trial(direction, walking=walking, impulse=5.0)
     assert fall.impact_at is not None, "the push did not topple the robot"
     assert fall.lead is not None
     assert fall.lead >= 0.2, f"detected only {fall.lead * 1000:.0f} ms before the impact"
     assert fall.protected
-
-
-@pytest.mark.parametrize("walking", [False, True], ids=["standing", "walking"])
-@pytest.mark.parametrize("direction", ["front", "back", "left", "right"])
-def test_a_pushed_robot_gets_up_again(direction, walking):
-    assert push_fall_trial(direction, walking=walking, impulse=5.0).stood
+    head = fall.head.speed if fall.head else 0.0
+    assert head <= HEAD_IMPACT_LIMIT[direction], f"the head met the floor at {head:.2f} m/s"
+    assert fall.stood
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -10,7 +10,7 @@ import pytest
 
 from director import Director
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS
-from providers.actuation import ServoTable, build_actuation_tree
+from providers.actuation import GROUP_JOINTS, Legs, ServoTable, build_actuation_tree
 from skills.safety import FallDirection, FallProtect, GetUp, HoldPosture
 from skills.safety.getup import (
     RELAX_TIME,
@@ -23,7 +23,11 @@ from skills.safety.getup import (
 from skills.safety.hold import TRIM_LIMIT, TRIM_SETTLED, register_hold
 from skills.safety.protection import (
     BRACE_TIME,
+    LIE_DOWN_MOVE,
+    LIE_DOWN_STIFFNESS,
+    LIE_DOWN_TIME,
     SOFT_STIFFNESS,
+    brace_for,
     brace_positions,
     register_fall_protection,
 )
@@ -139,7 +143,7 @@ def test_withdrawing_a_getup_reports_it_interrupted():
 
 
 @pytest.mark.parametrize("direction", list(FallDirection))
-def test_fall_protection_braces_then_goes_soft_before_the_impact(direction):
+def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
     rig = Rig()
     rig.state.pitch, rig.state.tilt = 0.4, 0.4
     rig.behaviour.emit(FallProtect(direction), priority=10.0)
@@ -147,19 +151,39 @@ def test_fall_protection_braces_then_goes_soft_before_the_impact(direction):
     position, stiffness = rig.targets()
     for name, angle in brace_positions(direction).items():
         assert position[JOINT_INDEX[name]] == pytest.approx(angle, abs=1e-6)
+    brace = brace_for(direction)
+    legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
+    assert np.all(stiffness[legs] == brace.leg_stiffness)
     assert stiffness.max() > SOFT_STIFFNESS
-    rig.run(BRACE_TIME)
+    rig.state.tilt = brace.soft_tilt + 0.05
+    rig.run(0.03)
     _, stiffness = rig.targets()
     assert np.all(stiffness == SOFT_STIFFNESS)
 
 
-def test_fall_protection_goes_soft_at_once_when_the_tilt_says_impact():
+def test_the_legs_brace_front_and_back_and_stay_falling_sideways():
+    sagittal = {"LHipPitch", "LKneePitch", "LAnklePitch", "RHipPitch", "RKneePitch"}
+    assert sagittal <= set(brace_positions(FallDirection.FRONT))
+    assert sagittal <= set(brace_positions(FallDirection.BACK))
+    assert brace_positions(FallDirection.BACK)["LHipPitch"] < -1.0  # the pike
+    assert not sagittal & set(brace_positions(FallDirection.LEFT))
+
+
+def test_a_fall_caught_before_the_impact_is_laid_down_then_goes_soft():
+    # The back brace's pike can catch a gentle fall sitting on the seat: no impact comes.
     rig = Rig()
-    rig.state.pitch, rig.state.tilt = 0.4, 0.4
-    rig.behaviour.emit(FallProtect(FallDirection.FRONT), priority=10.0)
-    rig.run(0.05)
-    rig.state.tilt = 1.2
-    rig.run(0.03)
+    rig.state.pitch, rig.state.tilt = -0.4, 0.4
+    rig.behaviour.emit(FallProtect(FallDirection.BACK), priority=10.0)
+    rig.run(BRACE_TIME - 0.05)
+    legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
+    position, _ = rig.targets()
+    assert position[JOINT_INDEX["LHipPitch"]] == pytest.approx(-1.5, abs=1e-6)
+    rig.run(0.1 + LIE_DOWN_MOVE)
+    position, stiffness = rig.targets()
+    assert np.all(stiffness[legs] == LIE_DOWN_STIFFNESS)
+    assert np.abs(position[legs]).max() < 1e-6  # legs straight: the torso lowered back
+    assert stiffness.max() > SOFT_STIFFNESS
+    rig.run(LIE_DOWN_TIME - LIE_DOWN_MOVE)
     _, stiffness = rig.targets()
     assert np.all(stiffness == SOFT_STIFFNESS)
 
