@@ -10,7 +10,9 @@ Freeze, so the walk loses its legs and stops). It runs every cycle in stages:
    down behind the hips, the chin goes to the chest and the hips fold to their limit with the
    knees straight (a pike: the seat lands first, and folding turns the torso forwards, so the
    back and the head arrive slowly; B-Human's engine sits down the same way); sideways the
-   arms fold in front of the chest and the legs stay where they are.
+   arms fold in front of the chest and the legs stay where they are, as they do falling from
+   a crouch (both knees past ``CROUCHED_KNEE``: low already, straightened legs would lift
+   it).
 2. **Soft** once the torso tilts past the brace's ``soft_tilt`` (just before the impact):
    every joint at ``SOFT_STIFFNESS`` in the braced pose, so the gears do not take it.
 3. **Lie down**, if ``BRACE_TIME`` passes with no impact (the pike caught a gentle fall
@@ -37,7 +39,7 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_NAMES
+from lola_io.joints import JOINT_INDEX, JOINT_NAMES
 from providers.actuation import GROUP_JOINTS, Body, JointCommand, Legs, ServoTable
 from skills.safety.fall import FallDirection
 
@@ -58,8 +60,19 @@ ARM_BRACE_STIFFNESS = 0.8
 #: Seconds to reach the brace pose (the joints move at up to their velocity limit).
 BRACE_MOVE = 0.15
 
+#: Without a leg brace (falling sideways, or from a crouch) the legs stay where they are at
+#: ``LEGS_STAY_STIFFNESS`` and everything goes soft at the tilt ``STAY_SOFT_TILT`` or
+#: ``BRACE_TIME`` after the start (nothing to lie down: the legs never moved).
+LEGS_STAY_STIFFNESS = 0.3
+STAY_SOFT_TILT = 1.0
+#: Both knees folded past this (rad) when the fall starts: the robot crouches or sits (a
+#: relaxed squat tipping back, say), low already, and straightening its legs would lift it:
+#: no leg brace. (One folded knee is a step or a kick: the legs brace.)
+CROUCHED_KNEE = 1.5
+
 _LEGS = frozenset(GROUP_JOINTS[Legs])
 _LIE_DOWN_JOINTS = ("HipRoll", "HipPitch", "KneePitch", "AnklePitch", "AnkleRoll")
+_KNEES = (JOINT_INDEX["LKneePitch"], JOINT_INDEX["RKneePitch"])
 
 
 @attrs.frozen
@@ -73,8 +86,40 @@ class Brace:
     arms: tuple[float, float, float, float, float]
     head_pitch: float
     legs: tuple[float, float, float] | None
-    leg_stiffness: float
-    soft_tilt: float
+    leg_stiffness: float = LEGS_STAY_STIFFNESS
+    soft_tilt: float = STAY_SOFT_TILT
+
+    def positions(self) -> dict[str, float]:
+        """The brace's angles (LoLA names → rad): arms and head, and the legs when it moves
+        them."""
+        pitch, roll, elbow_yaw, elbow_roll, wrist = self.arms
+        positions = {
+            "HeadYaw": 0.0,
+            "HeadPitch": self.head_pitch,
+            "LShoulderPitch": pitch,
+            "LShoulderRoll": roll,
+            "LElbowYaw": elbow_yaw,
+            "LElbowRoll": elbow_roll,
+            "LWristYaw": wrist,
+            "RShoulderPitch": pitch,
+            "RShoulderRoll": -roll,
+            "RElbowYaw": -elbow_yaw,
+            "RElbowRoll": -elbow_roll,
+            "RWristYaw": -wrist,
+        }
+        if self.legs is not None:
+            hip, knee, ankle = self.legs
+            angles = {"HipRoll": 0.0, "HipPitch": hip, "KneePitch": knee, "AnklePitch": ankle}
+            angles["AnkleRoll"] = 0.0
+            for side in "LR":
+                positions.update({side + joint: a for joint, a in angles.items()})
+        return positions
+
+    def legs_staying(self) -> Brace:
+        """This brace with the legs left where they are."""
+        return attrs.evolve(
+            self, legs=None, leg_stiffness=LEGS_STAY_STIFFNESS, soft_tilt=STAY_SOFT_TILT
+        )
 
 
 _BRACES: dict[FallDirection, Brace] = {
@@ -88,8 +133,8 @@ _BRACES: dict[FallDirection, Brace] = {
     FallDirection.BACK: Brace((2.0, 0.3, 0.0, -0.8, 0.0), 0.48, (-1.5, 0.0, -1.0), 1.0, 1.5),
     # Forearms folded in front of the chest; a shoulder and arm take the impact, the head
     # meets the floor slowly already.
-    FallDirection.LEFT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None, 0.3, 1.0),
-    FallDirection.RIGHT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None, 0.3, 1.0),
+    FallDirection.LEFT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None),
+    FallDirection.RIGHT: Brace((0.6, 0.0, -1.5, -1.4, 0.0), 0.3, None),
 }
 
 
@@ -113,42 +158,24 @@ def brace_for(direction: FallDirection) -> Brace:
 def brace_positions(direction: FallDirection) -> dict[str, float]:
     """The angles of the brace for ``direction`` (LoLA names → rad): arms and head, and the
     legs when the brace moves them."""
+    return _BRACES[direction].positions()
+
+
+def brace_at_start(direction: FallDirection, position: Any) -> Brace:
+    """The brace for a fall in ``direction`` starting at the joint angles ``position``: the
+    direction's, without its legs when the robot crouches (``CROUCHED_KNEE``)."""
     brace = _BRACES[direction]
-    pitch, roll, elbow_yaw, elbow_roll, wrist = brace.arms
-    positions = {
-        "HeadYaw": 0.0,
-        "HeadPitch": brace.head_pitch,
-        "LShoulderPitch": pitch,
-        "LShoulderRoll": roll,
-        "LElbowYaw": elbow_yaw,
-        "LElbowRoll": elbow_roll,
-        "LWristYaw": wrist,
-        "RShoulderPitch": pitch,
-        "RShoulderRoll": -roll,
-        "RElbowYaw": -elbow_yaw,
-        "RElbowRoll": -elbow_roll,
-        "RWristYaw": -wrist,
-    }
-    if brace.legs is not None:
-        hip, knee, ankle = brace.legs
-        for side in "LR":
-            positions.update(
-                {
-                    f"{side}HipRoll": 0.0,
-                    f"{side}HipPitch": hip,
-                    f"{side}KneePitch": knee,
-                    f"{side}AnklePitch": ankle,
-                    f"{side}AnkleRoll": 0.0,
-                }
-            )
-    return positions
+    knees = [float(position[i]) for i in _KNEES]
+    crouched = all(math.isfinite(k) and k > CROUCHED_KNEE for k in knees)
+    return brace.legs_staying() if crouched and brace.legs is not None else brace
 
 
 class _Protection:
-    __slots__ = ("lying_down", "soft", "started", "task")
+    __slots__ = ("brace", "lying_down", "soft", "started", "task")
 
     def __init__(self) -> None:
         self.task: object = None
+        self.brace: Brace | None = None
         self.started = 0.0
         self.soft = False
         self.lying_down = False
@@ -159,8 +186,8 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
     run = _Protection()
 
     def command(ctx: Context, stage: str) -> None:
-        brace = _BRACES[ctx.task.direction]
-        braced = brace_positions(ctx.task.direction)
+        brace = run.brace
+        braced = brace.positions()
         if stage == "lie down":
             braced.update({f"{side}{joint}": 0.0 for side in "LR" for joint in _LIE_DOWN_JOINTS})
         positions, stiffness = {}, {}
@@ -168,8 +195,8 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
             if name in braced:
                 positions[name] = braced[name]
             else:
-                # What the brace leaves (the hands, and the legs falling sideways) stays where
-                # it is: folding it is the floor's job.
+                # What the brace leaves (the hands, and the legs without a leg brace) stays
+                # where it is: folding it is the floor's job.
                 angle = float(state.position[i])
                 positions[name] = angle if math.isfinite(angle) else servos.target(i)
             if stage == "soft":
@@ -186,14 +213,15 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
     def protect(ctx: Context) -> None:
         if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED) or run.task is not ctx.task:
             run.task, run.started, run.soft, run.lying_down = ctx.task, ctx.now, False, False
+            run.brace = brace_at_start(ctx.task.direction, state.position)
             command(ctx, "brace")
             return
         if run.soft:
             ctx.continue_()
             return
         since = ctx.now - run.started
-        tilt = float(state.tilt)
-        if tilt > _BRACES[ctx.task.direction].soft_tilt or since >= BRACE_TIME + LIE_DOWN_TIME:
+        overdue = since >= BRACE_TIME + (LIE_DOWN_TIME if run.brace.legs is not None else 0.0)
+        if float(state.tilt) > run.brace.soft_tilt or overdue:
             run.soft = True
             command(ctx, "soft")
         elif since >= BRACE_TIME and not run.lying_down:

@@ -23,6 +23,8 @@ from skills.safety.getup import (
 from skills.safety.hold import TRIM_LIMIT, TRIM_SETTLED, register_hold
 from skills.safety.protection import (
     BRACE_TIME,
+    CROUCHED_KNEE,
+    LEGS_STAY_STIFFNESS,
     LIE_DOWN_MOVE,
     LIE_DOWN_STIFFNESS,
     LIE_DOWN_TIME,
@@ -142,9 +144,16 @@ def test_withdrawing_a_getup_reports_it_interrupted():
     assert rig.getup.status().result == "interrupted"
 
 
+def _standing_rig() -> Rig:
+    """A rig whose robot stands (the default one sits, knees folded)."""
+    rig = Rig()
+    rig.state.position[:] = shipped_script("StandInit").final_pose().position
+    return rig
+
+
 @pytest.mark.parametrize("direction", list(FallDirection))
 def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
-    rig = Rig()
+    rig = _standing_rig()
     rig.state.pitch, rig.state.tilt = 0.4, 0.4
     rig.behaviour.emit(FallProtect(direction), priority=10.0)
     rig.run(0.2)
@@ -169,9 +178,30 @@ def test_the_legs_brace_front_and_back_and_stay_falling_sideways():
     assert not sagittal & set(brace_positions(FallDirection.LEFT))
 
 
+def test_falling_from_a_crouch_the_legs_stay_where_they_are():
+    # A relaxed squat tipping back: straightening the legs into the pike would lift it.
+    rig = _standing_rig()
+    rig.state.position[JOINT_INDEX["LKneePitch"]] = CROUCHED_KNEE + 0.3
+    rig.state.position[JOINT_INDEX["RKneePitch"]] = CROUCHED_KNEE + 0.1
+    rig.state.pitch, rig.state.tilt = -0.4, 0.4
+    crouch = rig.state.position.copy()
+    rig.behaviour.emit(FallProtect(FallDirection.BACK), priority=10.0)
+    rig.run(0.2)
+    position, stiffness = rig.targets()
+    legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
+    np.testing.assert_allclose(position[legs], crouch[legs])
+    assert np.all(stiffness[legs] == LEGS_STAY_STIFFNESS)
+    assert position[JOINT_INDEX["HeadPitch"]] == pytest.approx(
+        brace_for(FallDirection.BACK).head_pitch
+    )
+    rig.run(BRACE_TIME)  # no lie-down: soft
+    _, stiffness = rig.targets()
+    assert np.all(stiffness == SOFT_STIFFNESS)
+
+
 def test_a_fall_caught_before_the_impact_is_laid_down_then_goes_soft():
     # The back brace's pike can catch a gentle fall sitting on the seat: no impact comes.
-    rig = Rig()
+    rig = _standing_rig()
     rig.state.pitch, rig.state.tilt = -0.4, 0.4
     rig.behaviour.emit(FallProtect(FallDirection.BACK), priority=10.0)
     rig.run(BRACE_TIME - 0.05)
