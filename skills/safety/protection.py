@@ -14,7 +14,9 @@ Freeze, so the walk loses its legs and stops). It runs every cycle in stages:
    a crouch (both knees past ``CROUCHED_KNEE``: low already, straightened legs would lift
    it).
 2. **Soft** once the torso tilts past the brace's ``soft_tilt`` (just before the impact):
-   every joint at ``SOFT_STIFFNESS`` in the braced pose, so the gears do not take it.
+   every joint at ``SOFT_STIFFNESS``, so the gears do not take it; arms and head stay braced,
+   braced legs go back towards the angles they had when the fall began (held at the pike,
+   the legs stayed pointing up, and a doubled-spread body's back get-up failed from there).
 3. **Lie down**, if ``BRACE_TIME`` passes with no impact (the pike caught a gentle fall
    sitting on the seat, or the robot is propped up): the legs straighten, which lowers the
    torso onto the floor, and everything goes soft at the tilt or ``LIE_DOWN_TIME`` later;
@@ -171,11 +173,12 @@ def brace_at_start(direction: FallDirection, position: Any) -> Brace:
 
 
 class _Protection:
-    __slots__ = ("brace", "lying_down", "soft", "started", "task")
+    __slots__ = ("brace", "legs_before", "lying_down", "soft", "started", "task")
 
     def __init__(self) -> None:
         self.task: object = None
         self.brace: Brace | None = None
+        self.legs_before: dict[str, float] = {}
         self.started = 0.0
         self.soft = False
         self.lying_down = False
@@ -190,6 +193,8 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
         braced = brace.positions()
         if stage == "lie down":
             braced.update({f"{side}{joint}": 0.0 for side in "LR" for joint in _LIE_DOWN_JOINTS})
+        elif stage == "soft" and brace.legs is not None:
+            braced.update(run.legs_before)
         positions, stiffness = {}, {}
         for i, name in enumerate(JOINT_NAMES):
             if name in braced:
@@ -214,6 +219,11 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
         if ctx.reason in (RunReason.NEW_TASK, RunReason.STARTED) or run.task is not ctx.task:
             run.task, run.started, run.soft, run.lying_down = ctx.task, ctx.now, False, False
             run.brace = brace_at_start(ctx.task.direction, state.position)
+            run.legs_before = {
+                name: float(state.position[i])
+                for i, name in enumerate(JOINT_NAMES)
+                if name in _LEGS and math.isfinite(float(state.position[i]))
+            }
             command(ctx, "brace")
             return
         if run.soft:

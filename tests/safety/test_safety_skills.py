@@ -164,10 +164,15 @@ def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
     legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
     assert np.all(stiffness[legs] == brace.leg_stiffness)
     assert stiffness.max() > SOFT_STIFFNESS
+    before = rig.state.position.copy()
     rig.state.tilt = brace.soft_tilt + 0.05
     rig.run(0.03)
     _, stiffness = rig.targets()
     assert np.all(stiffness == SOFT_STIFFNESS)
+    rig.run(0.2)
+    position, _ = rig.targets()
+    # Braced legs go back to where they were when the fall began (off the pike).
+    np.testing.assert_allclose(position[legs], before[legs], atol=1e-6)
 
 
 def test_the_legs_brace_front_and_back_and_stay_falling_sideways():
