@@ -219,8 +219,9 @@ def test_a_fall_caught_before_the_impact_is_laid_down_then_goes_soft():
     assert np.abs(position[legs]).max() < 1e-6  # legs straight: the torso lowered back
     assert stiffness.max() > SOFT_STIFFNESS
     rig.run(LIE_DOWN_TIME - LIE_DOWN_MOVE)
-    _, stiffness = rig.targets()
+    position, stiffness = rig.targets()
     assert np.all(stiffness == SOFT_STIFFNESS)
+    assert np.abs(position[legs]).max() < 1e-6  # laid down, the legs stay straight
 
 
 def test_hold_posture_holds_the_measured_angles_stiffening_in_steps_then_is_done():
