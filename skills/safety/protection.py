@@ -194,9 +194,10 @@ def register_fall_protection(director: Director, servos: ServoTable, state: Any)
         if stage == "lie down":
             braced.update({f"{side}{joint}": 0.0 for side in "LR" for joint in _LIE_DOWN_JOINTS})
         elif stage == "soft" and brace.legs is not None:
-            # Off the brace (held, the pike's legs pointed up), or kept straight once laid down.
-            lain = {f"{side}{joint}": 0.0 for side in "LR" for joint in _LIE_DOWN_JOINTS}
-            braced.update(lain if run.lying_down else run.legs_before)
+            # Off the brace (held, the pike's legs pointed up), also once laid down: knees
+            # bent is where the back get-up starts (kept straight, a doubled-spread body's
+            # first attempt failed from there).
+            braced.update(run.legs_before)
         positions, stiffness = {}, {}
         for i, name in enumerate(JOINT_NAMES):
             if name in braced:
