@@ -28,7 +28,7 @@ the torso diving head first over planted feet and bent hips. The leg poses, head
 stiffnesses and soft tilts come from a CMA-ES search in naosim that minimised the head's
 impact speed and force over pushed falls (standing and walking, three bodies); on three
 other perturbed bodies the median head impact went 3.09 -> 1.88 m/s falling forwards and
-2.97 -> 0.70 m/s backwards, and every robot got up.
+2.97 -> 0.62 m/s backwards, and every robot got up.
 
 It never ends by itself: the safety supervisor withdraws it when the robot lies still.
 """
