@@ -151,6 +151,17 @@ def _standing_rig() -> Rig:
     return rig
 
 
+def _assert_soft_with_legs_back(rig: Rig, before: np.ndarray) -> None:
+    """Every joint soft now, and the legs on their way back to ``before`` (where they were
+    when the fall began: off the pike, or out of a lie-down)."""
+    _, stiffness = rig.targets()
+    assert np.all(stiffness == SOFT_STIFFNESS)
+    rig.run(0.2)
+    position, _ = rig.targets()
+    legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
+    np.testing.assert_allclose(position[legs], before[legs], atol=1e-6)
+
+
 @pytest.mark.parametrize("direction", list(FallDirection))
 def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
     rig = _standing_rig()
@@ -167,12 +178,7 @@ def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
     before = rig.state.position.copy()
     rig.state.tilt = brace.soft_tilt + 0.05
     rig.run(0.03)
-    _, stiffness = rig.targets()
-    assert np.all(stiffness == SOFT_STIFFNESS)
-    rig.run(0.2)
-    position, _ = rig.targets()
-    # Braced legs go back to where they were when the fall began (off the pike).
-    np.testing.assert_allclose(position[legs], before[legs], atol=1e-6)
+    _assert_soft_with_legs_back(rig, before)
 
 
 def test_the_legs_brace_front_and_back_and_stay_falling_sideways():
@@ -220,12 +226,7 @@ def test_a_fall_caught_before_the_impact_is_laid_down_then_goes_soft():
     assert np.abs(position[legs]).max() < 1e-6  # legs straight: the torso lowered back
     assert stiffness.max() > SOFT_STIFFNESS
     rig.run(LIE_DOWN_TIME - LIE_DOWN_MOVE)
-    position, stiffness = rig.targets()
-    assert np.all(stiffness == SOFT_STIFFNESS)
-    rig.run(0.2)
-    position, _ = rig.targets()
-    # Soft, the legs go back to where they were before the fall, as after any brace.
-    np.testing.assert_allclose(position[legs], before[legs], atol=1e-6)
+    _assert_soft_with_legs_back(rig, before)
 
 
 def test_hold_posture_holds_the_measured_angles_stiffening_in_steps_then_is_done():
