@@ -110,8 +110,9 @@ class FallResult:
     protected: bool
     stood: bool
     #: The head's first touch of the floor before the get-up began (``naosim.impacts``), or
-    #: None if it did not touch (or the model has no ``Head`` body).
+    #: None if it did not touch; ``head_watched`` is False for a model without a ``Head``.
     head: Impact | None = None
+    head_watched: bool = False
 
     @property
     def lead(self) -> float | None:
@@ -163,7 +164,7 @@ def push_fall_trial(
     stood = runtime.supervisor.status().getup.result == "standing" and trial.truth.tilt < 0.5
     trial.sim.stop_watching()
     head = impacts.impact("Head") if impacts is not None else None
-    return FallResult(direction, walking, detected, impact, protected, stood, head)
+    return FallResult(direction, walking, detected, impact, protected, stood, head, has_head)
 
 
 def _running(runtime: Runtime, task_type: str) -> bool:

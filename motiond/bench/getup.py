@@ -26,6 +26,7 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 
@@ -76,8 +77,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
                     got_up += fall.stood
                     if fall.lead is not None:
                         leads.append(fall.lead)
-                    # A head that never touched the floor met it at 0 m/s.
-                    head_speeds[direction].append(fall.head.speed if fall.head else 0.0)
+                    if fall.head_watched:  # a head that never touched met it at 0 m/s
+                        head_speeds[direction].append(fall.head.speed if fall.head else 0.0)
 
     alarm_seconds = 10.0 if quick else 30.0
     alarms = 0
@@ -100,9 +101,10 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "fall_detect_lead_ms": 1000.0 * median(leads) if leads else 0.0,
         "falls_protected_pct": 100.0 * protected / falls if falls else 0.0,
         "falls_got_up_pct": 100.0 * got_up / falls if falls else 0.0,
-        "head_impact_front_mps": median(head_speeds["front"]),
-        "head_impact_back_mps": median(head_speeds["back"]),
-        "head_impact_max_mps": max((s for v in head_speeds.values() for s in v), default=0.0),
+        # NaN: a model without a Head body, nothing to measure.
+        "head_impact_front_mps": statistics.median(head_speeds["front"] or [math.nan]),
+        "head_impact_back_mps": statistics.median(head_speeds["back"] or [math.nan]),
+        "head_impact_max_mps": max((s for v in head_speeds.values() for s in v), default=math.nan),
         "false_alarms": float(alarms),
         "stand_current_ratio": saving / plain,
         "stand_height_change_m": saving_low - plain_low,
