@@ -118,7 +118,8 @@ def _actuator_for(mj: mujoco.MjModel, joint_id: int, name: str) -> int:
     return -1
 
 
-def _subtree(mj: mujoco.MjModel, root: int) -> frozenset[int]:
+def subtree(mj: mujoco.MjModel, root: int) -> frozenset[int]:
+    """The body ``root`` and every body below it."""
     out = {root}
     for b in range(root + 1, mj.nbody):
         if int(mj.body_parentid[b]) in out:
@@ -149,7 +150,7 @@ def _foot(mj: mujoco.MjModel, side: str, ankle_joint: int) -> FootBinding:
         frame_type=frame_type,
         frame_id=frame_id,
         ankle_body=ankle_body,
-        bodies=_subtree(mj, ankle_body),
+        bodies=subtree(mj, ankle_body),
         cells=np.array(cells),
     )
 

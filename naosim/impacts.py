@@ -14,6 +14,8 @@ falls with one another in naosim, not with a real robot's sensor.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import attrs
 import mujoco
 import numpy as np
@@ -54,12 +56,8 @@ class ImpactRecorder:
     def observe(self, data: mujoco.MjData) -> None:
         """Look at the contacts and velocities after one physics step."""
         m = self._model
-        for i in range(data.ncon):
-            contact = data.contact[i]
-            g1, g2 = int(contact.geom1), int(contact.geom2)
-            if self._floor not in (g1, g2):
-                continue
-            name = self._body_of_geom.get(g2 if g1 == self._floor else g1)
+        for i, geom in floor_contacts(data, self._floor):
+            name = self._body_of_geom.get(geom)
             if name is None:
                 continue
             mujoco.mj_contactForce(m, data, i, self._wrench)
@@ -80,15 +78,21 @@ class ImpactRecorder:
         return Impact(time, speed, self._peak[name])
 
 
-def robot_on_floor(model: mujoco.MjModel, data: mujoco.MjData, binding: ModelBinding) -> bool:
-    """Whether any part of the robot other than its feet touches the floor (an impact)."""
-    floor = binding.floor_geom
-    feet = binding.left_foot.bodies | binding.right_foot.bodies
+def floor_contacts(data: mujoco.MjData, floor: int) -> Iterator[tuple[int, int]]:
+    """The contacts with the geom ``floor`` now: (contact index, the other geom)."""
     for i in range(data.ncon):
         g1, g2 = int(data.contact.geom1[i]), int(data.contact.geom2[i])
-        if floor not in (g1, g2):
-            continue
-        body = int(model.geom_bodyid[g2 if g1 == floor else g1])
+        if g1 == floor:
+            yield i, g2
+        elif g2 == floor:
+            yield i, g1
+
+
+def robot_on_floor(model: mujoco.MjModel, data: mujoco.MjData, binding: ModelBinding) -> bool:
+    """Whether any part of the robot other than its feet touches the floor (an impact)."""
+    feet = binding.left_foot.bodies | binding.right_foot.bodies
+    for _, geom in floor_contacts(data, binding.floor_geom):
+        body = int(model.geom_bodyid[geom])
         if body != binding.ball_body and body not in feet:
             return True
     return False

@@ -10,7 +10,7 @@ import attrs
 import mujoco
 import numpy as np
 
-from naosim.binding import ModelBinding
+from naosim.binding import ModelBinding, subtree
 
 #: ``fallen``: torso centre below this height (m) ...
 FALLEN_HEIGHT = 0.20
@@ -171,10 +171,7 @@ def lowest_robot_point(model: mujoco.MjModel, data: mujoco.MjData, torso: int) -
     capsules, spheres exactly); of all its shapes when none collides (a model built with
     ``collisions=False``)."""
     m, d = model, data
-    robot = {torso}
-    for body in range(torso + 1, m.nbody):
-        if int(m.body_parentid[body]) in robot:
-            robot.add(body)
+    robot = subtree(m, torso)
     shapes = [g for g in range(m.ngeom) if m.geom_bodyid[g] in robot]
     colliding = [g for g in shapes if m.geom_contype[g] != 0 or m.geom_conaffinity[g] != 0]
     lowest = math.inf
