@@ -9,6 +9,7 @@ on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a N
   the fall was detected, when the body first touched the floor, how fast the head met the
   floor, and the get-up after it;
 - :func:`alarm_trial`: walking or standing with nothing wrong: fall alarms raised;
+- :func:`startup_trial`: the daemon started under a standing robot: how far it moves;
 - :func:`stand_current_trial`: the mean motor current of the walk's stand, plain or saving.
 """
 
@@ -212,3 +213,46 @@ def stand_current_trial(
             current.append(float(frame.current.sum()))
             heights.append(float(trial.truth.torso_position[2]))
     return float(np.mean(current)), min(heights), max(heights)
+
+
+@attrs.frozen
+class StartupResult:
+    """A daemon started under a standing robot: the largest change of the torso's pitch (rad)
+    and the deepest sink of its height (m) from the start, and where both ended."""
+
+    lean: float
+    sink: float
+    end_lean: float
+    end_sink: float
+    fell: bool
+
+
+def startup_trial(
+    seconds: float,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    model: str | None = None,
+) -> StartupResult:
+    """naosim's robot standing, held stiff at the standing posture by the controller before
+    (as ``motiond sim --start standing`` is), and the daemon's cycle started on it."""
+    sim = make_sim(seed, perturbation, model)
+    sim.reset_pose(postures.standing())
+    runtime = Runtime()
+    frame = sim.first_frame()
+    start = sim.truth()
+    pitch, height = float(start.torso_rpy[1]), float(start.torso_position[2])
+    lean = sink = 0.0
+    for _ in range(round(seconds / CYCLE)):
+        frame = sim.step(runtime.step(frame))
+        truth = sim.truth()
+        lean = max(lean, abs(float(truth.torso_rpy[1]) - pitch))
+        sink = max(sink, height - float(truth.torso_position[2]))
+    end = sim.truth()
+    return StartupResult(
+        lean,
+        sink,
+        abs(float(end.torso_rpy[1]) - pitch),
+        height - float(end.torso_position[2]),
+        end.tilt > 0.5,
+    )

@@ -17,6 +17,9 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   ``head_impact_max_mps`` the fastest over all pushed falls;
 - ``false_alarms``: fall alarms over walks at the gait's top speeds (forward, backward,
   sideways, turning, combined) and a standing hold;
+- ``startup_lean_rad`` / ``startup_sink_m``: a daemon started under a standing robot (held
+  stiff by the controller before it): the largest change of the torso's pitch and the
+  deepest sink of its height over the first 5 s, the worst over the bodies;
 - ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
   walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other).
 
@@ -45,6 +48,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         getup_trial,
         push_fall_trial,
         stand_current_trial,
+        startup_trial,
     )
     from motiond.walk_trial import trial_bodies
 
@@ -87,6 +91,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
             raised, _ = alarm_trial(velocity, alarm_seconds, **body)
             alarms += raised
 
+    startups = [startup_trial(5.0, **body) for body in bodies]
+
     stand_seconds = 30.0 if quick else 65.0
     plain, plain_low, _ = stand_current_trial(False, stand_seconds, **bodies[0])
     saving, saving_low, _ = stand_current_trial(True, stand_seconds, **bodies[0])
@@ -106,6 +112,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "head_impact_back_mps": statistics.median(head_speeds["back"] or [math.nan]),
         "head_impact_max_mps": max((s for v in head_speeds.values() for s in v), default=math.nan),
         "false_alarms": float(alarms),
+        "startup_lean_rad": max(s.lean for s in startups),
+        "startup_sink_m": max(s.sink for s in startups),
         "stand_current_ratio": saving / plain,
         "stand_height_change_m": saving_low - plain_low,
     }
@@ -119,6 +127,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "head_impact_front_mps": "m/s",
         "head_impact_back_mps": "m/s",
         "head_impact_max_mps": "m/s",
+        "startup_lean_rad": "rad",
+        "startup_sink_m": "m",
         "stand_height_change_m": "m",
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
@@ -127,6 +137,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         f"{successes}/{tries} stood, slowest {worst:.2f} s",
         f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
         f"{max(leads, default=0) * 1000:.0f} ms",
+        f"started standing: {sum(s.fell for s in startups)} of {len(startups)} fell",
         f"plain stand {plain:.2f} A, saving stand {saving:.2f} A over {stand_seconds - 5:.0f} s",
         f"wall time {time.perf_counter() - started:.0f} s",
     )

@@ -12,15 +12,19 @@ of its target, and making its measured angle the new target would let it sag by 
 again, and a knee that sags tips the robot over.
 
 A daemon started under a standing robot has commanded nothing: it holds the measured angles,
-and a robot held stiff by the controller before it sags by its servos' error once more (in
-naosim the knees by 0.07 rad: the torso went from 0.07 to 0.20 rad back, 0.23 at worst, and
-1 cm down; on perturbed NAOs 0.16-0.22 rad back). So after the ramp each leg joint held at
-its measured angle with a stiff goal is trimmed back to that angle: its target moves by
-``TRIM_RATE`` of the error a cycle (an integrator around the servo), at most ``TRIM_LIMIT``
+and a robot held stiff by the controller before it would sag by its servos' error once more
+(in naosim the knees by 0.07 rad: the torso went 0.16 rad further back and 1 cm down in the
+first half second, 0.11-0.25 rad on 18 other bodies). So each leg joint held at its measured
+angle with a stiff goal is commanded past it by the servo's give under the posture's static
+load (:func:`load_offsets`: the model's leg statics, the weight shared as the FSRs say, over
+the servo stiffness ``SERVO_STIFFNESS`` at the task's leg stiffness), from the first frame
+at the stiffness the joint has: the torso moved at most 0.02 rad and 1 mm (0.06 rad and 3 mm
+on 18 other bodies). What the model or the stiffness gets wrong (a body's other masses, a
+gearbox's friction) is trimmed after the ramp: each such joint's target moves by
+``TRIM_RATE`` of its error a cycle (an integrator around the servo), at most ``TRIM_LIMIT``
 past the angle, until every such joint has stayed within ``TRIM_DONE`` of it for
 ``TRIM_SETTLED`` s, or ``TRIM_SECONDS`` have passed; then the task is Done. In naosim the
-torso is back within 0.005 rad of its start pitch 2.5 s after the start (our NAO and
-perturbed #3, #6, #9); the first half second's lean is the same.
+torso ends within 0.009 rad of its start pitch and 0.2 mm of its height on those 19 bodies.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ import numpy as np
 from director import Context, Director, RunReason
 from lola_io.joints import JOINT_INDEX, JOINT_NAMES
 from providers.actuation import GROUP_JOINTS, BodySequence, JointCommand, Legs, ServoTable
+from providers.model.statics import LEG_CHAINS, SERVO_STIFFNESS, nao_leg_statics
 
 #: Stiffness steps of the ramp (a stiffness is one value per command).
 RAMP_STEPS = 5
@@ -44,14 +49,22 @@ SOFT = 0.5
 #: moves by a cycle (a 1.2 s time constant at 12 ms, slow beside the servo's own settling: at
 #: 0.02 the body rocked 0.1 rad through the start posture and back for two seconds), the most
 #: it moves past the held angle (rad), the error under which it counts as settled (rad) once
-#: it has stayed there ``TRIM_SETTLED`` s, and the longest it lasts (s).
+#: it has stayed there ``TRIM_SETTLED`` s (at 0.01 a trim that began near, after the load's
+#: offsets, settled at once and left torsos up to 0.014 rad forwards), and the longest it
+#: lasts (s).
 TRIM_RATE = 0.01
 TRIM_LIMIT = 0.15
-TRIM_DONE = 0.01
+TRIM_DONE = 0.005
 TRIM_SETTLED = 0.3
 TRIM_SECONDS = 4.0
+#: Below this total FSR load (kg) the feet carry too little for the statics' load split.
+LOADED_KG = 1.0
 _LEGS = frozenset(GROUP_JOINTS[Legs])
 _LEG_INDEX = tuple(JOINT_INDEX[name] for name in GROUP_JOINTS[Legs])
+# Where each of the statics' twelve torques goes: the right hip yaw-pitch is the left's motor.
+_STATICS_INDEX = np.array(
+    [JOINT_INDEX.get(name, JOINT_INDEX["LHipYawPitch"]) for chain in LEG_CHAINS for name in chain]
+)
 
 
 def _unit(instance: Any, attribute: attrs.Attribute, value: Any) -> None:
@@ -90,23 +103,49 @@ def held_angles(
     return np.where(at_measured, measured, np.asarray(commanded, dtype=np.float64)), at_measured
 
 
+def load_offsets(task: HoldPosture, measured: np.ndarray, fsr: np.ndarray) -> np.ndarray:
+    """How far past its angle each leg joint is commanded so that, at the task's leg
+    stiffness, its servo holds the static load of the posture ``measured`` with the weight
+    shared between the feet as ``fsr`` (8, kg) says (25 values, LoLA order; at most
+    ``TRIM_LIMIT``, 0 off the legs). Zeros when the legs are not to be stiff, the feet carry
+    nothing or a measurement is not finite."""
+    offsets = np.zeros(len(JOINT_NAMES))
+    measured = np.asarray(measured, dtype=np.float64)
+    fsr = np.asarray(fsr, dtype=np.float64)
+    total = float(fsr.sum())
+    stiff = task.leg_stiffness >= SOFT
+    if not (stiff and math.isfinite(total) and total > LOADED_KG and np.isfinite(measured).all()):
+        return offsets
+    left_share = min(1.0, max(0.0, float(fsr[:4].sum()) / total))
+    torques = nao_leg_statics().torques(measured, left_share)
+    np.add.at(offsets, _STATICS_INDEX, torques / (SERVO_STIFFNESS * task.leg_stiffness))
+    return np.clip(offsets, -TRIM_LIMIT, TRIM_LIMIT)
+
+
 def hold_sequence(
     task: HoldPosture,
     measured: np.ndarray,
     applied: np.ndarray,
     commanded: np.ndarray,
     commanded_stiffness: np.ndarray,
+    offsets: np.ndarray | None = None,
 ) -> Any:
-    """The BodySequence that holds each joint where it is (:func:`held_angles`) and ramps
-    its stiffness from ``applied`` (the stiffness it has) to the task's."""
-    held, _ = held_angles(measured, commanded, commanded_stiffness)
+    """The BodySequence that holds each joint where it is (:func:`held_angles`), its target
+    ``offsets`` past that (25, rad: the servos' give under the load, :func:`load_offsets`),
+    and ramps its stiffness from ``applied`` (the stiffness it has) to the task's."""
+    held, at_measured = held_angles(measured, commanded, commanded_stiffness)
+    if offsets is not None:
+        held = held + np.where(at_measured, offsets, 0.0)
     positions = {name: float(held[i]) for i, name in enumerate(JOINT_NAMES)}
     start, end = {}, {}
     for i, name in enumerate(JOINT_NAMES):
         have = float(applied[i])
         start[name] = min(1.0, max(0.0, have)) if math.isfinite(have) else 0.0
         end[name] = task.leg_stiffness if name in _LEGS else task.stiffness
-    frames = []
+    # The targets at once, at the stiffness the joints have: eased in over the ramp, a joint
+    # held past its angle would first be commanded nearer it and give way (the knees of a
+    # robot held stiff by its old controller by 0.025 rad, its torso 0.04 rad back).
+    frames = [JointCommand(positions, dict(start), 0.0)]
     for k in range(1, RAMP_STEPS + 1):
         share = k / RAMP_STEPS
         stiffness = {n: start[n] + (end[n] - start[n]) * share for n in positions}
@@ -125,14 +164,17 @@ def register_hold(director: Director, servos: ServoTable, state: Any) -> None:
             commanded = np.array([servos.current(i, ctx.now) for i in range(len(JOINT_NAMES))])
             stiffness = np.array(servos.stiffness)
             measured = np.array(state.position, dtype=np.float64)
-            ctx.emit(hold_sequence(ctx.task, measured, state.stiffness, commanded, stiffness))
+            offsets = load_offsets(ctx.task, measured, state.fsr)
+            ctx.emit(
+                hold_sequence(ctx.task, measured, state.stiffness, commanded, stiffness, offsets)
+            )
             held, at_measured = held_angles(measured, commanded, stiffness)
             stiff_goal = ctx.task.leg_stiffness >= SOFT
             trimmed = [i for i in _LEG_INDEX if at_measured[i]] if stiff_goal else []
             hold_state.update(
                 held=held,
                 trimmed=trimmed,
-                offset=np.zeros(len(trimmed)),
+                offset=offsets[trimmed],
                 since=None,
                 trimmed_at=None,
                 settled_since=None,

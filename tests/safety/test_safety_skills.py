@@ -20,7 +20,13 @@ from skills.safety.getup import (
     GetUpRoutine,
     register_getup,
 )
-from skills.safety.hold import TRIM_LIMIT, TRIM_SETTLED, register_hold
+from skills.safety.hold import (
+    TRIM_DONE,
+    TRIM_LIMIT,
+    TRIM_SETTLED,
+    load_offsets,
+    register_hold,
+)
 from skills.safety.protection import (
     BRACE_TIME,
     CROUCHED_KNEE,
@@ -47,6 +53,7 @@ class State:
         self.position = shipped_script("Sit").final_pose().position.copy()
         self.stiffness = np.zeros(NUM_JOINTS)
         self.gyro = np.zeros(3)
+        self.fsr = np.zeros(8)  # kg: the feet carry nothing
         self.roll, self.pitch, self.tilt = 0.0, -math.pi / 2, math.pi / 2
         self.left_contact = self.right_contact = False
 
@@ -256,15 +263,46 @@ def test_hold_posture_trims_a_sagging_leg_back_to_where_it_stood():
     rig.behaviour.emit(HoldPosture(), priority=1.0)
     knee = JOINT_INDEX["LKneePitch"]
     trims = []
-    for _ in range(250):
+    for _ in range(340):  # 4.1 s: settled before the trim's 4 s after the ramp are up
         rig.run(PERIOD)
         # A servo that sags under load: the knee sits 0.07 rad past its target.
         rig.state.position[knee] = rig.targets()[0][knee] + 0.07
         trims.append(stood[knee] - rig.targets()[0][knee])
     # The knee's target is moved against the sag until the knee stands where it stood.
     assert trims == sorted(trims) and 0.06 < trims[-1] <= TRIM_LIMIT
-    assert abs(rig.state.position[knee] - stood[knee]) < 0.01
+    assert abs(rig.state.position[knee] - stood[knee]) < TRIM_DONE
     assert not any(t.type == "HoldPosture" for t in rig.director.view().tasks)
+
+
+def test_hold_posture_commands_a_loaded_leg_past_its_angle_from_the_first_frame():
+    rig = Rig()
+    rig.state.position = shipped_script("StandInit").final_pose().position.copy()
+    rig.state.stiffness[:] = 1.0
+    rig.state.fsr[:] = 5.3 / 8  # standing, the weight shared evenly
+    task = HoldPosture()
+    offsets = load_offsets(task, rig.state.position, rig.state.fsr)
+    rig.behaviour.emit(task, priority=1.0)
+    rig.run(PERIOD)
+    legs = list(GROUP_JOINTS[Legs])
+    knee, head = JOINT_INDEX["LKneePitch"], JOINT_INDEX["HeadYaw"]
+    # A bent knee under load is held by a target short of its angle, at once: eased in over
+    # the ramp, it would first be commanded to its angle and give way.
+    assert offsets[knee] < -0.02
+    np.testing.assert_allclose(rig.targets()[0], rig.state.position + offsets, atol=1e-9)
+    assert all(offsets[JOINT_INDEX[name]] == 0.0 for name in JOINT_INDEX if name not in legs)
+    assert offsets[head] == 0.0
+
+
+def test_load_offsets_are_zero_without_a_load_or_a_stiff_goal():
+    stand = shipped_script("StandInit").final_pose().position
+    loaded = np.full(8, 5.3 / 8)
+    assert np.any(load_offsets(HoldPosture(), stand, loaded))
+    assert not np.any(load_offsets(HoldPosture(), stand, np.zeros(8)))  # lifted
+    assert not np.any(load_offsets(HoldPosture(), stand, np.full(8, np.nan)))
+    assert not np.any(load_offsets(HoldPosture(leg_stiffness=0.3), stand, loaded))
+    bad = stand.copy()
+    bad[JOINT_INDEX["LKneePitch"]] = np.nan
+    assert not np.any(load_offsets(HoldPosture(), bad, loaded))
 
 
 def test_safety_tasks_refuse_bad_values():
