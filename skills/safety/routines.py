@@ -60,7 +60,7 @@ FRONT = GetUpRoutine(
             "feet under",
             (7, 9),
             Check(pitch=(1.35, 2.2), max_roll=0.5, feet_loaded=True),
-            Arrival(_LEGS, tolerance=0.15),
+            Arrival(_LEGS, tolerance=0.1),
         ),
         GetUpPhase("rise", (9, 16), _STANDING, Arrival(_LEGS, tolerance=0.25)),
     ),

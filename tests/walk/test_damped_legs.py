@@ -8,7 +8,7 @@ from __future__ import annotations
 import mujoco
 import pytest
 
-from motiond.safety_trial import getup_trial
+from motiond.safety_trial import getup_trial, push_fall_trial
 from motiond.walk_trial import WalkTrial
 from naosim.model_builder import build_spec
 
@@ -42,3 +42,11 @@ def test_a_get_up_on_less_damped_legs_stays_standing(side):
     # and these legs fell backwards a second after standing, from 15 of 16 starts.
     result = getup_trial(side, 0, model=_less_damped_nao())
     assert result.stood and not result.fell_after, result
+
+
+def test_a_forward_fall_on_less_damped_legs_gets_up():
+    # Pushed over forwards from standing, this body's pike ended with its legs still closing
+    # (the feet-under keyframes waited for the legs within 0.15 rad): its rise tipped it onto
+    # its face at every attempt, and it gave up.
+    fall = push_fall_trial("front", walking=False, impulse=4.0, model=_less_damped_nao())
+    assert fall.impact_at is not None and fall.stood
