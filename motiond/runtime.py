@@ -28,6 +28,7 @@ import numpy as np
 import trio
 
 from director import Director, TreeView
+from director.task import check_emission
 from lola_io.frames import ActuatorFrame, SensorFrame
 from lola_io.joints import NUM_JOINTS
 from motiond.robot_state import Posture, RobotState
@@ -91,8 +92,14 @@ class BehaviourEmitter:
                 f"behaviour {self.name!r}: priority {priority!r} is reserved for the runtime "
                 f"(behaviours must stay below {SAFETY_PRIORITY:g}; Freeze is {FREEZE_PRIORITY:g})"
             )
+        if not self._emitter.closed:
+            # Refused here, before the hold is touched: a refused emission changes nothing.
+            check_emission(self._runtime.director.registered, task, priority, optional, name)
+            # The hold's withdrawal is queued first: queued after the task, the hold kept its
+            # joints through the task's first update, and its sequence took back a joint the
+            # task had just commanded (a Head move emitted during the start-up ramp was undone).
+            self._runtime.supervisor.behaviour_emitted()
         self._emitter.emit(task, priority=priority, optional=optional, name=name)
-        self._runtime.supervisor.behaviour_emitted()
 
     def emit_none(self, task_type: type) -> None:
         """Withdraw this behaviour's task of ``task_type``."""

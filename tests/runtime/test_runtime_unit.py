@@ -52,6 +52,19 @@ def test_holds_a_standing_robot_at_the_measured_angles_stiffening_smoothly():
     assert leg_stiffness == sorted(leg_stiffness) and leg_stiffness[-1] == 1.0
 
 
+@pytest.mark.parametrize("after", range(1, 8))
+def test_a_behaviours_command_during_the_start_up_hold_is_not_undone(after):
+    runtime = Runtime()
+    frame = standing()
+    for _ in range(after):  # the hold's stiffness ramp under way
+        runtime.step(frame)
+    runtime.emit(Head(JointCommand({"HeadYaw": 0.5})), priority=1.0)
+    sent = [runtime.step(frame) for _ in range(12)]
+    # Withdrawn after the task took the head, the hold's sequence took it back within the
+    # same update and the head went back to 0.
+    assert sent[-1].position[JOINT_INDEX["HeadYaw"]] == pytest.approx(0.5)
+
+
 def test_the_clock_is_frames_times_12_ms_counting_missed_ones():
     runtime = Runtime()
     for _ in range(5):
