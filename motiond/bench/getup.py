@@ -137,7 +137,9 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         f"{successes}/{tries} stood, slowest {worst:.2f} s",
         f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
         f"{max(leads, default=0) * 1000:.0f} ms",
-        f"started standing: {sum(s.fell for s in startups)} of {len(startups)} fell",
+        f"started standing: {sum(s.fell for s in startups)} of {len(startups)} fell, ended within "
+        f"{max(s.end_lean for s in startups):.4f} rad and "
+        f"{max(abs(s.end_sink) for s in startups) * 1000:.1f} mm of the start",
         f"plain stand {plain:.2f} A, saving stand {saving:.2f} A over {stand_seconds - 5:.0f} s",
         f"wall time {time.perf_counter() - started:.0f} s",
     )
