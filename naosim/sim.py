@@ -19,6 +19,7 @@ from lola_io.frames import DEFAULT_ROBOT_CONFIG, ActuatorFrame, SensorFrame
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS, TOUCH_INDEX
 from naosim import postures
 from naosim.binding import ModelBinding, bind, load_model_file
+from naosim.hands import hold_by_hand
 from naosim.impacts import ImpactRecorder, robot_on_floor
 from naosim.model_builder import build_model
 from naosim.sensors import Battery, SensorReader
@@ -27,7 +28,6 @@ from naosim.truth import GroundTruth, lowest_robot_point, read_truth
 from naosim.turf import turf_force
 
 CYCLE = 0.012  # s, one LoLA cycle
-GRAVITY_ACCEL = 9.81  # m/s^2
 STARTS = ("standing", "front", "back", "sitting", "lifted")
 #: How high (m) the ``lifted`` start holds the robot above where it stood: feet well clear.
 LIFTED_HEIGHT = 0.15
@@ -235,22 +235,7 @@ class NaoSim:
         self._hand = np.array([com[0], com[1], com[2] + height])
 
     def _hold_by_hand(self) -> None:
-        d, torso = self.data, self.binding.torso_body
-        # Mass-scaled gains (a 5 Hz, well-damped grip) so any NAO model is held the same way.
-        mass = self.robot_mass
-        k, c = mass * (2 * math.pi * 5.0) ** 2, 2.0 * mass * (2 * math.pi * 5.0)
-        velocity = np.empty(6)
-        mujoco.mj_objectVelocity(
-            self.model, d, mujoco.mjtObj.mjOBJ_BODY, torso, velocity, 0
-        )  # world frame: rotational then linear
-        force = k * (self._hand - d.subtree_com[torso]) - c * velocity[3:]
-        force[2] += mass * GRAVITY_ACCEL
-        rot = d.xmat[torso].reshape(3, 3)
-        # Keep the torso upright: a torque turning its z axis back to vertical, and no spin.
-        upright = np.cross(rot[:, 2], [0.0, 0.0, 1.0])
-        torque = 20.0 * upright - 2.0 * velocity[:3]
-        d.xfrc_applied[torso, :3] = force
-        d.xfrc_applied[torso, 3:] = torque
+        hold_by_hand(self.model, self.data, self.binding.torso_body, self.robot_mass, self._hand)
 
     def set_floor_friction(self, mu: float) -> None:
         """Sliding friction coefficient of the floor (it wins every contact)."""
