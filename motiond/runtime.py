@@ -92,14 +92,16 @@ class BehaviourEmitter:
                 f"behaviour {self.name!r}: priority {priority!r} is reserved for the runtime "
                 f"(behaviours must stay below {SAFETY_PRIORITY:g}; Freeze is {FREEZE_PRIORITY:g})"
             )
-        if not self._emitter.closed:
-            # Refused here, before the hold is touched: a refused emission changes nothing.
+        supervisor = self._runtime.supervisor
+        if supervisor.holding and not self._emitter.closed:
+            # The hold's withdrawal is queued before the task: queued after it, the hold kept
+            # its joints through the task's first update, and its sequence took back a joint
+            # the task had just commanded (a Head move emitted during the start-up ramp was
+            # undone). Checked first, so a refused emission leaves the hold.
             check_emission(self._runtime.director.registered, task, priority, optional, name)
-            # The hold's withdrawal is queued first: queued after the task, the hold kept its
-            # joints through the task's first update, and its sequence took back a joint the
-            # task had just commanded (a Head move emitted during the start-up ramp was undone).
-            self._runtime.supervisor.behaviour_emitted()
+            supervisor.behaviour_emitted()
         self._emitter.emit(task, priority=priority, optional=optional, name=name)
+        supervisor.behaviour_emitted()
 
     def emit_none(self, task_type: type) -> None:
         """Withdraw this behaviour's task of ``task_type``."""

@@ -138,6 +138,12 @@ class SafetySupervisor:
         """Start a get-up in the next cycle (after one gave up, or with auto get-up off)."""
         self._start_getup(self.detector.state.since)
 
+    @property
+    def holding(self) -> bool:
+        """Whether a hold (start-up, or put down) is in force, withdrawn by the next
+        behaviour emission."""
+        return self._holding
+
     def behaviour_emitted(self) -> None:
         """A behaviour emitted a task: the robot is in its hands now, so a pending hold is
         withdrawn (a hold that already stiffened the joints leaves them so; a hold that

@@ -13,7 +13,6 @@ import math
 import mujoco
 import numpy as np
 
-GRAVITY_ACCEL = 9.81  # m/s^2
 #: The grip's natural frequency (Hz), well damped; its gains scale with the robot's mass so
 #: any NAO model is held the same way.
 GRIP_HZ = 5.0
@@ -34,7 +33,7 @@ def hold_by_hand(
         model, data, mujoco.mjtObj.mjOBJ_BODY, torso, velocity, 0
     )  # world frame: rotational then linear
     force = k * (hand - data.subtree_com[torso]) - c * velocity[3:]
-    force[2] += mass * GRAVITY_ACCEL
+    force -= mass * model.opt.gravity  # the hand carries the robot's weight
     rot = data.xmat[torso].reshape(3, 3)
     upright = np.cross(rot[:, 2], [0.0, 0.0, 1.0])
     data.xfrc_applied[torso, :3] = force

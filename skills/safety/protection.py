@@ -157,12 +157,6 @@ def brace_for(direction: FallDirection) -> Brace:
     return _BRACES[direction]
 
 
-def brace_positions(direction: FallDirection) -> dict[str, float]:
-    """The angles of the brace for ``direction`` (LoLA names → rad): arms and head, and the
-    legs when the brace moves them."""
-    return _BRACES[direction].positions()
-
-
 def brace_at_start(direction: FallDirection, position: Any) -> Brace:
     """The brace for a fall in ``direction`` starting at the joint angles ``position``: the
     direction's, without its legs when the robot crouches (``CROUCHED_KNEE``)."""

@@ -20,7 +20,7 @@ from naosim import postures
 from naosim.model_builder import build_spec
 from skills.safety import FallPhase
 from skills.safety.fall import FallDirection
-from skills.safety.protection import brace_positions
+from skills.safety.protection import brace_for
 from skills.walk import Walk
 
 #: The fastest the head may meet the floor after a 5 N s push (m/s). Braced as before
@@ -84,7 +84,7 @@ def test_a_weaker_nao_gets_up_at_the_first_attempt(side, seed):
 def test_lying_on_a_side_it_rolls_over_that_side_and_gets_up(side, bent):
     # Limp, forearms folded in front of the chest as the fall protection leaves them sideways.
     position = postures.lying()
-    for name, angle in brace_positions(FallDirection(side)).items():
+    for name, angle in brace_for(FallDirection(side)).positions().items():
         position[JOINT_INDEX[name]] = angle
     for leg in "LR":
         position[JOINT_INDEX[f"{leg}KneePitch"]] = bent

@@ -36,7 +36,6 @@ from skills.safety.protection import (
     LIE_DOWN_TIME,
     SOFT_STIFFNESS,
     brace_for,
-    brace_positions,
     register_fall_protection,
 )
 from skills.script_files import shipped_script
@@ -176,7 +175,7 @@ def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
     rig.behaviour.emit(FallProtect(direction), priority=10.0)
     rig.run(0.2)
     position, stiffness = rig.targets()
-    for name, angle in brace_positions(direction).items():
+    for name, angle in brace_for(direction).positions().items():
         assert position[JOINT_INDEX[name]] == pytest.approx(angle, abs=1e-6)
     brace = brace_for(direction)
     legs = [JOINT_INDEX[name] for name in GROUP_JOINTS[Legs]]
@@ -190,10 +189,10 @@ def test_fall_protection_braces_then_goes_soft_at_its_impact_tilt(direction):
 
 def test_the_legs_brace_front_and_back_and_stay_falling_sideways():
     sagittal = {"LHipPitch", "LKneePitch", "LAnklePitch", "RHipPitch", "RKneePitch"}
-    assert sagittal <= set(brace_positions(FallDirection.FRONT))
-    assert sagittal <= set(brace_positions(FallDirection.BACK))
-    assert brace_positions(FallDirection.BACK)["LHipPitch"] < -1.0  # the pike
-    assert not sagittal & set(brace_positions(FallDirection.LEFT))
+    assert sagittal <= set(brace_for(FallDirection.FRONT).positions())
+    assert sagittal <= set(brace_for(FallDirection.BACK).positions())
+    assert brace_for(FallDirection.BACK).positions()["LHipPitch"] < -1.0  # the pike
+    assert not sagittal & set(brace_for(FallDirection.LEFT).positions())
 
 
 def test_falling_from_a_crouch_the_legs_stay_where_they_are():
