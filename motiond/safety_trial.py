@@ -114,6 +114,14 @@ class FallResult:
     #: None if it did not touch; ``head_watched`` is False for a model without a ``Head``.
     head: Impact | None = None
     head_watched: bool = False
+    #: When the get-up after the fall reported standing (s since the trial began), or None.
+    stood_at: float | None = None
+
+    @property
+    def getup_seconds(self) -> float | None:
+        """Seconds from the push to standing again (the fall, the protection, the get-up with
+        its retries), or None if it did not stand."""
+        return None if self.stood_at is None else self.stood_at - PUSH_AT
 
     @property
     def lead(self) -> float | None:
@@ -134,12 +142,14 @@ def push_fall_trial(
     impulse: float = 7.0,
     perturbation: Perturbation | None = None,
     model: str | None = None,
+    walk_speed: float = 0.2,
 ) -> FallResult:
-    """Stand (or walk at 0.2 m/s), push the torso towards ``direction`` with ``impulse`` N s
-    over 0.1 s, and follow the fall, the protection and the get-up (up to 20 s)."""
+    """Stand (or walk forwards at ``walk_speed`` m/s), push the torso towards ``direction``
+    with ``impulse`` N s over 0.1 s, and follow the fall, the protection and the get-up (up to
+    20 s)."""
     trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
     if walking:
-        trial.walk(0.2)
+        trial.walk(walk_speed)
     runtime = trial.runtime
     dx, dy = _PUSH_DIRECTIONS[direction]
     detected = impact = None
@@ -162,10 +172,14 @@ def push_fall_trial(
             impact = trial.t
         if impact is not None and status.getup.result in ("standing", "gave_up"):
             break
-    stood = runtime.supervisor.status().getup.result == "standing" and trial.truth.tilt < 0.5
+    getup = runtime.supervisor.status().getup
+    stood = getup.result == "standing" and trial.truth.tilt < 0.5
     trial.sim.stop_watching()
     head = impacts.impact("Head") if impacts is not None else None
-    return FallResult(direction, walking, detected, impact, protected, stood, head, has_head)
+    stood_at = getup.finished if stood else None
+    return FallResult(
+        direction, walking, detected, impact, protected, stood, head, has_head, stood_at
+    )
 
 
 def _running(runtime: Runtime, task_type: str) -> bool:

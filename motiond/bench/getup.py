@@ -8,10 +8,12 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   get-up; ``getup_success_pct`` over both sides (a get-up that stands and is still standing
   1 s later; retries inside ``max_attempts`` count as success, with their time);
 - ``fall_detect_lead_ms``: median time between the fall alarm and the body's first touch of
-  the floor, over pushes that topple the standing and the walking robot in four directions
-  (two impulses: just enough, and hard); ``falls_protected_pct`` and ``falls_got_up_pct``:
-  the share of those falls where the protection took the body before the impact, and where
-  the robot then got up; ``head_impact_front_mps`` and ``head_impact_back_mps``: the median
+  the floor, over pushes that topple the robot standing, walking at 0.2 m/s and at the gait's
+  top speed, 0.4 m/s, in four directions (two impulses: just enough, and hard);
+  ``falls_protected_pct`` and ``falls_got_up_pct``: the share of those falls where the
+  protection took the body before the impact, and where the robot then got up;
+  ``fall_to_standing_s``: the median time from the push to standing again (fall, protection,
+  get-up and its retries); ``head_impact_front_mps`` and ``head_impact_back_mps``: the median
   speed at which the head met the floor in the falls pushed forwards and backwards (0 when it
   did not touch; ground truth at physics-step resolution, ``naosim.impacts``), and
   ``head_impact_max_mps`` the fastest over all pushed falls;
@@ -38,6 +40,8 @@ from motiond.bench.timing import BenchResult, Goal
 ALARM_WALKS = ((0.35, 0.0, 0.0), (-0.25, 0.0, 0.0), (0.0, 0.15, 0.0), (0.0, 0.0, 2.0))
 ALARM_WALKS = (*ALARM_WALKS, (0.25, 0.1, 1.0), (0.0, 0.0, 0.0))
 PUSH_IMPULSES = (4.0, 7.0)  # N s over 0.1 s: just enough to topple the robot, and hard
+#: m/s forwards when pushed: standing, walking, and at the gait's top speed.
+PUSH_WALK_SPEEDS = (0.0, 0.2, 0.4)
 
 
 def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
@@ -66,19 +70,23 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
                     successes += 1
                     times[side].append(result.seconds)
 
-    leads, protected, got_up, falls = [], 0, 0, 0
+    leads, protected, got_up, falls, back_up = [], 0, 0, 0, []
     head_speeds: dict[str, list[float]] = {"front": [], "back": [], "left": [], "right": []}
     impulses = PUSH_IMPULSES[:1] if quick else PUSH_IMPULSES
     for body in bodies:
         for direction in ("front", "back", "left", "right"):
-            for walking in (False, True):
+            for speed in PUSH_WALK_SPEEDS:
                 for impulse in impulses:
-                    fall = push_fall_trial(direction, walking=walking, impulse=impulse, **body)
+                    fall = push_fall_trial(
+                        direction, walking=speed > 0, walk_speed=speed, impulse=impulse, **body
+                    )
                     if fall.impact_at is None:
                         continue  # the robot stayed up: not a fall to count
                     falls += 1
                     protected += fall.protected and fall.lead is not None and fall.lead > 0
                     got_up += fall.stood
+                    if fall.getup_seconds is not None:
+                        back_up.append(fall.getup_seconds)
                     if fall.lead is not None:
                         leads.append(fall.lead)
                     if fall.head_watched:  # a head that never touched met it at 0 m/s
@@ -107,6 +115,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "fall_detect_lead_ms": 1000.0 * median(leads) if leads else 0.0,
         "falls_protected_pct": 100.0 * protected / falls if falls else 0.0,
         "falls_got_up_pct": 100.0 * got_up / falls if falls else 0.0,
+        "fall_to_standing_s": median(back_up),
         # NaN: a model without a Head body, nothing to measure.
         "head_impact_front_mps": statistics.median(head_speeds["front"] or [math.nan]),
         "head_impact_back_mps": statistics.median(head_speeds["back"] or [math.nan]),
@@ -124,6 +133,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "fall_detect_lead_ms": "ms",
         "falls_protected_pct": "%",
         "falls_got_up_pct": "%",
+        "fall_to_standing_s": "s",
         "head_impact_front_mps": "m/s",
         "head_impact_back_mps": "m/s",
         "head_impact_max_mps": "m/s",
@@ -136,7 +146,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         f"{len(bodies)} bodies ({model or f'{perturb} perturbed'}), {seeds} seeds per side: "
         f"{successes}/{tries} stood, slowest {worst:.2f} s",
         f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
-        f"{max(leads, default=0) * 1000:.0f} ms",
+        f"{max(leads, default=0) * 1000:.0f} ms, back up after {min(back_up, default=0):.2f}.."
+        f"{max(back_up, default=0):.2f} s (mean {statistics.fmean(back_up or [0]):.2f})",
         f"started standing: {sum(s.fell for s in startups)} of {len(startups)} fell, ended within "
         f"{max(s.end_lean for s in startups):.4f} rad and "
         f"{max(abs(s.end_sink) for s in startups) * 1000:.1f} mm of the start",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import mujoco
 import pytest
 
+from motiond import walk_trial
 from motiond.safety_trial import getup_trial, push_fall_trial
 from motiond.walk_trial import WalkTrial
 from naosim.model_builder import build_spec
@@ -16,13 +17,17 @@ from naosim.model_builder import build_spec
 PITCH_DAMPING = 0.78
 
 
-def _less_damped_nao() -> mujoco.MjModel:
-    spec = build_spec()
+def _less_damped_spec(**kwargs) -> mujoco.MjSpec:
+    spec = build_spec(**kwargs)
     pitches = ("HipPitch", "KneePitch", "AnklePitch")
     for joint in spec.joints:
         if joint.type == mujoco.mjtJoint.mjJNT_HINGE and joint.name[1:] in pitches:
             joint.damping = [PITCH_DAMPING, 0.0, 0.0]
-    return spec.compile()
+    return spec
+
+
+def _less_damped_nao() -> mujoco.MjModel:
+    return _less_damped_spec().compile()
 
 
 def test_the_walk_at_full_speed_stands_on_less_damped_legs():
@@ -49,4 +54,15 @@ def test_a_forward_fall_on_less_damped_legs_gets_up():
     # (the feet-under keyframes waited for the legs within 0.15 rad): its rise tipped it onto
     # its face at every attempt, and it gave up.
     fall = push_fall_trial("front", walking=False, impulse=4.0, model=_less_damped_nao())
+    assert fall.impact_at is not None and fall.stood
+
+
+def test_a_fall_at_full_speed_on_a_perturbed_nao_with_these_legs_gets_up(monkeypatch):
+    # Perturbed NAO #1 on these legs, pushed to its left walking at 0.4 m/s: its pike ended on
+    # its toes (soles pitched 0.08 rad, heels unloaded) with the pike's ankles at 0.07 rad, the
+    # rise's ankle push lifted the heels instead of moving the hips back, and it tipped onto
+    # its face at every attempt until it gave up. The pike's ankles are 0.11 rad now.
+    monkeypatch.setattr(walk_trial, "build_spec", _less_damped_spec)
+    body = walk_trial.Perturbation(seed=1, damping=0.0)  # the leg damping stays as set here
+    fall = push_fall_trial("left", walking=True, walk_speed=0.4, perturbation=body)
     assert fall.impact_at is not None and fall.stood
