@@ -105,16 +105,26 @@ class GetUpPhase:
 @attrs.frozen
 class GetUpRoutine:
     """A shipped script in phases. ``rolls_over``: it ends lying (on another side), so the
-    get-up reads the side again and goes on with that side's routine."""
+    get-up reads the side again and goes on with that side's routine. ``mirror``: the
+    script's mirror image (the same keyframes, the sides swapped), played on every other try
+    of this routine within a get-up, so that a leg too weak or too hot to do it one way gets
+    the other way next."""
 
     name: str
     script: str
     phases: tuple[GetUpPhase, ...]
     rolls_over: bool = False
+    mirror: str | None = None
 
-    def sequences(self) -> tuple[Any, ...]:
-        """One sequence task per phase (made once: the scripts do not change)."""
-        script = shipped_script(self.script)
+    @property
+    def scripts(self) -> tuple[str, ...]:
+        """The scripts its tries play in turn: the script, then its mirror if it has one."""
+        return (self.script,) if self.mirror is None else (self.script, self.mirror)
+
+    def sequences(self, script_name: str | None = None) -> tuple[Any, ...]:
+        """One sequence task per phase of ``script_name`` (the routine's script by default;
+        made once: the scripts do not change)."""
+        script = shipped_script(script_name or self.script)
         out = []
         for phase in self.phases:
             start, stop = phase.frames
@@ -157,7 +167,12 @@ class GetUpProgress:
 
     def __init__(self, routines: dict[FallDirection, GetUpRoutine], state: Any) -> None:
         self._routines = routines
-        self._sequences = {r.name: r.sequences() for r in routines.values()}
+        self._sequences = {
+            (r.name, script): r.sequences(script) for r in routines.values() for script in r.scripts
+        }
+        # Each routine's tries within this get-up: which of its scripts plays next.
+        self._tries: dict[str, int] = {}
+        self._script = ""
         self._relax = script_sequence(shipped_script("GetUpRelax"))
         self._state = state
         self._status = GetUpStatus()
@@ -186,6 +201,7 @@ class GetUpProgress:
         self.task = ctx.task
         self._status = GetUpStatus(active=True, attempts=1, started=ctx.now)
         self._rolls = 0
+        self._tries = {}
         self._choose(ctx)
 
     def interrupted(self, now: float) -> None:
@@ -205,6 +221,9 @@ class GetUpProgress:
             ctx.emit(self._relax)
             return
         self.routine = routine
+        tries = self._tries.get(routine.name, 0)
+        self._tries[routine.name] = tries + 1
+        self._script = routine.scripts[tries % len(routine.scripts)]
         self.index = 0
         self._play(ctx)
 
@@ -213,7 +232,7 @@ class GetUpProgress:
         phase = self.routine.phases[self.index]
         self._set(routine=self.routine.name, phase=phase.name)
         self.stage, self.since = "phase", ctx.now
-        ctx.emit(self._sequences[self.routine.name][self.index])
+        ctx.emit(self._sequences[self.routine.name, self._script][self.index])
 
     def run(self, ctx: Context) -> None:
         """One cycle of the get-up."""

@@ -64,6 +64,15 @@ def test_getting_up_from_the_front_on_a_perturbed_body():
     assert getup_trial("front", 7, Perturbation(seed=2)).stood
 
 
+def test_a_back_get_up_that_cannot_tip_one_way_tips_the_other():
+    # Twice the usual perturbations, its right knee 19 % weaker and 5 cycles of delay: the
+    # back get-up's tip onto the right side fails from this start; it failed at all five
+    # tries and gave up. Every other try now tips onto the left side (GetUpBackLeft).
+    doubled = {"mass": 0.1, "com": 0.01, "kp": 0.2, "damping": 0.2, "friction": (0.5, 1.0)}
+    result = getup_trial("back", 0, Perturbation(20, delay=(2, 5), **doubled))
+    assert result.stood and result.attempts == 2, result
+
+
 def _weaker_nao():
     """A NAO whose servos are all weaker (gains -10 %, damping +10 %: a tired or warm robot)
     with masses and centres of mass off by up to 5 % and 5 mm."""

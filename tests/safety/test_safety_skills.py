@@ -59,7 +59,7 @@ class State:
 
 
 class Rig:
-    def __init__(self) -> None:
+    def __init__(self, back_mirror: str | None = None) -> None:
         self.state = State()
         self.servos = ServoTable(self.state.position)
         self.director = Director()
@@ -72,6 +72,7 @@ class Rig:
                 GetUpPhase("sit up", (0, 1), SITTING_UP),
                 GetUpPhase("rise", (0, 1), UPRIGHT),
             ),
+            mirror=back_mirror,
         )
         roll = GetUpRoutine(
             "Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),), rolls_over=True
@@ -129,6 +130,25 @@ def test_a_failed_check_relaxes_and_starts_over_then_gives_up():
     rig.run(phase + 0.7)
     status = rig.getup.status()
     assert not status.active and status.result == "gave_up" and status.attempts == 2
+
+
+def test_a_routine_with_a_mirror_plays_it_on_every_other_try():
+    rig = Rig(back_mirror="Sit")  # Sit stands in for Crouch's mirror image
+    rig.behaviour.emit(GetUp(max_attempts=3), priority=10.0)
+    played = []
+    # The robot never sits up: every try's first phase fails its check and relaxes.
+    for attempt in (1, 2, 3):
+        while rig.getup.status().attempts < attempt:
+            rig.run(PERIOD)
+        rig.run(1.9)  # nearly through the try's script (both take 2 s)
+        assert rig.getup.status().phase == "sit up"
+        position, _ = rig.targets()
+        distance = {
+            name: np.abs(position - shipped_script(name).final_pose().position).max()
+            for name in ("Crouch", "Sit")
+        }
+        played.append(min(distance, key=distance.get))
+    assert played == ["Crouch", "Sit", "Crouch"]
 
 
 def test_a_check_holds_measured_joints_to_their_windows():

@@ -43,7 +43,13 @@ def test_unknown_shipped_script_is_a_script_error():
 #: by the get-up skill, from lying: their moves are held to the joints' full velocity limit, and
 #: their first keyframe, which starts from however the robot lies, relies on the safety stage's
 #: velocity clipping like every command does.
-GET_UP_SCRIPTS = ("GetUpFront", "GetUpBack", "GetUpRollOverLeft", "GetUpRollOverRight")
+GET_UP_SCRIPTS = (
+    "GetUpFront",
+    "GetUpBack",
+    "GetUpBackLeft",
+    "GetUpRollOverLeft",
+    "GetUpRollOverRight",
+)
 
 
 @pytest.mark.parametrize("name", shipped_script_names())
@@ -134,9 +140,13 @@ def test_support_margin_sees_a_com_outside_the_feet():
     assert _support_margin(lean) < 0.0
 
 
-def test_the_left_roll_over_is_the_right_one_mirrored():
-    right = shipped_script("GetUpRollOverRight").mirrored("GetUpRollOverLeft")
-    left = shipped_script("GetUpRollOverLeft")
+@pytest.mark.parametrize(
+    ("name", "mirror_of"),
+    [("GetUpRollOverLeft", "GetUpRollOverRight"), ("GetUpBackLeft", "GetUpBack")],
+)
+def test_the_left_handed_get_ups_are_the_right_handed_ones_mirrored(name, mirror_of):
+    right = shipped_script(mirror_of).mirrored(name)
+    left = shipped_script(name)
     assert len(left.frames) == len(right.frames)
     for ours, mirrored in zip(left.poses(), right.poses(), strict=True):
         # Where a joint's limits are not symmetric the mirrored target is clipped to them.
