@@ -30,7 +30,6 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason
-from lola_io.joints import JOINT_INDEX
 from providers.actuation import Arrival, BodySequence
 from skills.keyframes import KeyframeScript
 from skills.safety.fall import FallDirection, lean_direction, torso_lean
@@ -52,42 +51,23 @@ MAX_ROLLS = 2
 _INF = math.inf
 
 
-def _joint_windows(value: Any) -> tuple[tuple[int, float, float], ...]:
-    """``((joint name, low, high), ...)`` as ``((LoLA index, low, high), ...)``."""
-    out = []
-    for name, low, high in value:
-        if name not in JOINT_INDEX:
-            raise ValueError(f"unknown joint {name!r} in a get-up check")
-        if not low <= high:
-            raise ValueError(f"{name}: window ({low}, {high}) is empty")
-        out.append((JOINT_INDEX[name], float(low), float(high)))
-    return tuple(out)
-
-
 @attrs.frozen
 class Check:
     """Where a phase must leave the robot: windows on the torso's forward lean and |sideways|
-    lean (rad, ``skills.safety.fall.torso_lean``: +pi/2 lying on the front), the feet, and
-    windows on measured joint angles (given as ``(name, low, high)``, rad)."""
+    lean (rad, ``skills.safety.fall.torso_lean``: +pi/2 lying on the front), and the feet."""
 
     pitch: tuple[float, float] = (-_INF, _INF)
     max_roll: float = _INF
     feet_loaded: bool = False
-    joints: tuple[tuple[int, float, float], ...] = attrs.field(default=(), converter=_joint_windows)
 
     def passes(self, state: Any, feet_loaded: bool) -> bool:
-        """Whether ``state`` (roll, pitch, joint positions) is where this check wants it;
-        ``feet_loaded``: both feet carried load over the settle (one cycle's FSR flickers on
-        hands and feet)."""
+        """Whether ``state`` (roll, pitch) is where this check wants it; ``feet_loaded``: both
+        feet carried load over the settle (one cycle's FSR flickers on hands and feet)."""
         if not (math.isfinite(state.pitch) and math.isfinite(state.roll)):
             return False
         pitch, roll = torso_lean(float(state.roll), float(state.pitch))
         if not self.pitch[0] <= pitch <= self.pitch[1] or abs(roll) > self.max_roll:
             return False
-        for index, low, high in self.joints:
-            # A NaN angle fails the window, as it should.
-            if not low <= float(state.position[index]) <= high:
-                return False
         return not self.feet_loaded or feet_loaded
 
 

@@ -38,7 +38,6 @@ from skills.safety.protection import (
     brace_for,
     register_fall_protection,
 )
-from skills.safety.routines import FRONT
 from skills.script_files import shipped_script
 
 PERIOD = 0.012
@@ -149,37 +148,6 @@ def test_a_routine_with_a_mirror_plays_it_on_every_other_try():
         }
         played.append(min(distance, key=distance.get))
     assert played == ["Crouch", "Sit", "Crouch"]
-
-
-def test_a_check_holds_measured_joints_to_their_windows():
-    state = State()
-    state.roll, state.pitch = 0.0, 1.6  # on the front
-    arms_out = Check(pitch=(1.3, 2.0), joints=(("LShoulderRoll", 0.95, math.inf),))
-    state.position[JOINT_INDEX["LShoulderRoll"]] = 1.2
-    assert arms_out.passes(state, feet_loaded=False)
-    state.position[JOINT_INDEX["LShoulderRoll"]] = 0.5  # the arm pinned under the chest
-    assert not arms_out.passes(state, feet_loaded=False)
-    state.position[JOINT_INDEX["LShoulderRoll"]] = math.nan
-    assert not arms_out.passes(state, feet_loaded=False)
-    with pytest.raises(ValueError, match="unknown joint"):
-        Check(joints=(("LShoulder", 0.0, 1.0),))
-    with pytest.raises(ValueError, match="empty"):
-        Check(joints=(("LShoulderRoll", 1.0, 0.0),))
-
-
-def test_the_front_push_up_wants_both_arms_out():
-    push_up = FRONT.phases[0]
-    assert push_up.name == "push up"
-    state = State()
-    state.roll, state.pitch = 0.0, 1.67  # propped on the arms
-    state.position[JOINT_INDEX["LShoulderRoll"]] = 1.25
-    state.position[JOINT_INDEX["RShoulderRoll"]] = -1.25
-    assert push_up.check.passes(state, feet_loaded=False)
-    for name, pinned in (("LShoulderRoll", 0.6), ("RShoulderRoll", -0.6)):
-        arm = state.position[JOINT_INDEX[name]]
-        state.position[JOINT_INDEX[name]] = pinned
-        assert not push_up.check.passes(state, feet_loaded=False), name
-        state.position[JOINT_INDEX[name]] = arm
 
 
 def test_lying_on_a_side_rolls_over_first():
