@@ -70,8 +70,9 @@ FRONT = GetUpRoutine(
 #: Lying on the back: bridge, tip onto the right side, roll onto the front (GetUpBack.yaml's
 #: header); then the side it lies on decides what comes next. Still on the back: start over,
 #: tipping onto the left side (GetUpBackLeft, its mirror image) every other try: a body that
-#: could not tip one way (doubled-spread #20, its right knee 19 % weaker: 3 of 8 starts stood
-#: in five tries) tips the other way (8 of 8 stood, 5 at the second try).
+#: cannot tip one way tips the other. With a very hot right hip pitch (its stiffness capped)
+#: the back get-up gave up after five tries from each of four starts; now all four stand, three
+#: at the second try.
 BACK = GetUpRoutine(
     "GetUpBack",
     "GetUpBack",

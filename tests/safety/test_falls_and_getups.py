@@ -14,7 +14,7 @@ import pytest
 from lola_io.joints import JOINT_INDEX, JOINT_NAMES
 from motiond import walk_trial
 from motiond.runtime import Runtime
-from motiond.safety_trial import getup_trial, make_sim, push_fall_trial
+from motiond.safety_trial import getup_trial, lie_down, make_sim, push_fall_trial
 from motiond.simulated import simulated_daemon
 from motiond.walk_trial import Perturbation
 from naosim import postures
@@ -55,13 +55,30 @@ def test_getting_up_from_the_front_on_a_perturbed_body():
     assert getup_trial("front", 7, Perturbation(seed=2)).stood
 
 
-def test_a_back_get_up_that_cannot_tip_one_way_tips_the_other():
-    # Twice the usual perturbations, its right knee 19 % weaker and 5 cycles of delay: the
-    # back get-up's tip onto the right side fails from this start; it failed at all five
-    # tries and gave up. Every other try now tips onto the left side (GetUpBackLeft).
-    doubled = {"mass": 0.1, "com": 0.01, "kp": 0.2, "damping": 0.2, "friction": (0.5, 1.0)}
-    result = getup_trial("back", 0, Perturbation(20, delay=(2, 5), **doubled))
-    assert result.stood and result.attempts == 2, result
+def test_a_back_get_up_with_a_hot_right_hip_tips_the_other_way():
+    # A very hot right hip pitch (LoLA status 2: the daemon caps its stiffness at 0.4, the
+    # motor board cuts it further) cannot push the robot over onto its right side: without
+    # the mirrored back get-up it gave up after five tries, from each of four starts. Every
+    # other try now tips onto the left side (GetUpBackLeft).
+    sim = make_sim(0)
+    lie_down(sim, "back", np.random.default_rng(0))
+    temperature = sim.servos.temperature.copy()
+    temperature[JOINT_INDEX["RHipPitch"]] = 90.0
+    sim.servos.set_temperature(temperature)
+    runtime = Runtime()
+    frame = sim.first_frame()
+    routines = []
+    for _ in range(round(20.0 / 0.012)):
+        frame = sim.step(runtime.step(frame))
+        status = runtime.supervisor.status()
+        assert runtime.state.temperature_status[JOINT_INDEX["RHipPitch"]] == 2
+        if status.getup.routine is not None and status.getup.routine not in routines:
+            routines.append(status.getup.routine)
+        if status.getup.result is not None:
+            break
+    assert status.getup.result == "standing" and status.getup.attempts == 2, status.getup
+    assert routines == ["GetUpBack", "GetUpFront"]
+    assert sim.truth().tilt < 0.3
 
 
 #: The arm and head servos' velocity gain on the fast-armed NAO (N m s/rad): with naosim's
@@ -93,14 +110,15 @@ def _fast_armed_spec(**kwargs) -> mujoco.MjSpec:
 @pytest.mark.parametrize("side", ["front", "back"])
 def test_the_get_ups_do_not_lean_on_naosim_s_slow_arms(monkeypatch, side):
     # The get-up was found on naosim's slow arms. On this body, from these starts: the back
-    # get-up's roll onto the front failed at the first two tries, and it stood only in its
-    # third, after the 20 s (now the second try tips the other way and stands); a check
-    # after the push-up that wanted both arms still out sideways, as slow arms leave them,
-    # made the front get-up give up at every try. (With the pike's ankles at 0.07 rad, its
-    # fast arms held the chest forwards, a foot lifted, and 5 of 8 front starts failed.)
+    # get-up's roll, swinging the upper arm from 2.09 to 0.45 rad in 0.21 s, threw it back
+    # onto its back at the first two tries and it stood only after the 20 s; a check after
+    # the push-up that wanted both arms still out sideways, as slow arms leave them, made the
+    # front get-up give up at every try. (With the pike's ankles at 0.07 rad, its fast arms
+    # held the chest forwards, a foot lifted, and 5 of 8 front starts failed.)
     monkeypatch.setattr(walk_trial, "build_spec", _fast_armed_spec)
     result = getup_trial(side, 0, Perturbation(seed=1))
     assert result.stood and not result.fell_after, result
+    assert result.attempts == 1, result
 
 
 def _weaker_nao():
