@@ -101,10 +101,10 @@ class GetUpRoutine:
         """The scripts its tries play in turn: the script, then its mirror if it has one."""
         return (self.script,) if self.mirror is None else (self.script, self.mirror)
 
-    def sequences(self, script_name: str | None = None) -> tuple[Any, ...]:
-        """One sequence task per phase of ``script_name`` (the routine's script by default;
-        made once: the scripts do not change)."""
-        script = shipped_script(script_name or self.script)
+    def sequences(self, script_name: str) -> tuple[Any, ...]:
+        """One sequence task per phase of ``script_name``, one of :attr:`scripts` (made once:
+        the scripts do not change)."""
+        script = shipped_script(script_name)
         out = []
         for phase in self.phases:
             start, stop = phase.frames

@@ -37,7 +37,10 @@ def shipped_routines() -> dict[FallDirection, GetUpRoutine]:
     """The routine for each side the robot may lie on."""
     names = set(shipped_script_names())
     return {
-        side: routine if routine.mirror in names else attrs.evolve(routine, mirror=None)
+        # A mirror that is not shipped is dropped: every try plays the script itself.
+        side: routine
+        if routine.mirror is None or routine.mirror in names
+        else attrs.evolve(routine, mirror=None)
         for side, routine in (
             (FallDirection.FRONT, FRONT),
             (FallDirection.BACK, BACK),
