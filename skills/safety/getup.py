@@ -42,6 +42,10 @@ SETTLE = 0.1
 SETTLE_MAX = 0.6
 #: A gyro below this (rad/s, roll and pitch rate) counts as calm.
 CALM_GYRO = 0.8
+#: A lying robot is still when its turn rate about all three axes together is below this
+#: (rad/s). Lying down, the torso's z axis is horizontal: a roll from a side onto the front
+#: turns about it, at 0.6-0.8 rad/s where the pitch and roll rates alone already read calm.
+STILL_GYRO = 0.5
 #: Seconds the robot lies relaxed after a failed phase before it tries again.
 RELAX_TIME = 1.2
 DEFAULT_MAX_ATTEMPTS = 5
@@ -80,6 +84,11 @@ class GetUpPhase:
     frames: tuple[int, int]
     check: Check
     arrival: Arrival | None = None
+    #: For a phase whose keyframes start a roll that gravity finishes (a roll-over): up to this
+    #: long after its keyframes (s), the check waits for the robot to lie still
+    #: (``STILL_GYRO``) where the check wants it. 0: the check is made once the pitch and roll
+    #: rates are calm (``CALM_GYRO``, at most ``SETTLE_MAX``).
+    rest_wait: float = attrs.field(default=0.0, validator=attrs.validators.ge(0.0))
 
 
 @attrs.frozen
@@ -240,12 +249,21 @@ class GetUpProgress:
         self._settled += 1
         self._loaded += bool(self._state.left_contact and self._state.right_contact)
         gyro = self._state.gyro
-        calm = math.hypot(float(gyro[0]), float(gyro[1])) < CALM_GYRO
-        if waited < SETTLE or (not calm and waited < SETTLE_MAX):
+        phase = self.routine.phases[self.index]
+        if phase.rest_wait:
+            calm = math.hypot(float(gyro[0]), float(gyro[1]), float(gyro[2])) < STILL_GYRO
+            limit = phase.rest_wait
+        else:
+            calm = math.hypot(float(gyro[0]), float(gyro[1])) < CALM_GYRO
+            limit = SETTLE_MAX
+        if waited < SETTLE or (not calm and waited < limit):
             ctx.continue_()
             return
-        phase = self.routine.phases[self.index]
         passed = phase.check.passes(self._state, feet_loaded=2 * self._loaded >= self._settled)
+        if not passed and waited < phase.rest_wait:
+            # Still on its way (a slow roll can pause on a shoulder): judged at the end.
+            ctx.continue_()
+            return
         if passed and not (self.routine.rolls_over and self._rolls >= MAX_ROLLS):
             if self.index + 1 < len(self.routine.phases):
                 self.index += 1

@@ -9,23 +9,29 @@ from __future__ import annotations
 
 import attrs
 
-from lola_io.joints import LEFT_LEG_JOINTS, RIGHT_LEG_JOINTS
+from lola_io.joints import LEFT_ARM_JOINTS, LEFT_LEG_JOINTS, RIGHT_ARM_JOINTS, RIGHT_LEG_JOINTS
 from providers.actuation import Arrival
 from skills.safety.fall import FallDirection
 from skills.safety.getup import Check, GetUpPhase, GetUpRoutine
 from skills.script_files import shipped_script_names
 
 _LEGS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
+_ARMS = tuple(j for j in (*LEFT_ARM_JOINTS, *RIGHT_ARM_JOINTS) if "Shoulder" in j or "Elbow" in j)
+#: How long a roll's check waits for the robot to come to rest on its front or back, s: a
+#: roll that gravity finishes takes up to 0.7 s after its keyframes (naosim's NAO, slow arms).
+ROLL_REST_WAIT = 1.5
 _STANDING = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
 
 
 def _roll_over(side: str) -> GetUpRoutine:
     """Lying on ``side``: the limbs swing so that the robot rolls onto its front (or, tilted
-    towards its back, onto the back, whose get-up goes on from there)."""
+    towards its back, onto the back, whose get-up goes on from there). The check waits for
+    the roll to end (``rest_wait``): judged when the keyframes ended, the robot was often
+    still rolling, and the try was lost (docs/architecture.md, "Safety")."""
     return GetUpRoutine(
         f"RollOver{side}",
         f"GetUpRollOver{side}",
-        (GetUpPhase("roll", (0, 3), Check(max_roll=0.8)),),
+        (GetUpPhase("roll", (0, 3), Check(max_roll=0.5), rest_wait=ROLL_REST_WAIT),),
         rolls_over=True,
     )
 
@@ -59,7 +65,15 @@ FRONT = GetUpRoutine(
     "GetUpFront",
     "GetUpFront",
     (
-        GetUpPhase("push up", (0, 4), Check(pitch=(1.3, 2.0), max_roll=0.5)),
+        GetUpPhase(
+            "push up",
+            (0, 4),
+            Check(pitch=(1.3, 2.0), max_roll=0.5),
+            # The push-up starts from its first posture (arms along the body, out a little):
+            # lagging arms (after the back get-up's roll, one under the chest) pushed up into a
+            # head-down table, and the robot tipped onto its face in the feet-under.
+            Arrival(_ARMS, tolerance=0.15, max_wait=0.6, frames=(0,)),
+        ),
         GetUpPhase("knees under", (4, 7), Check(pitch=(1.55, 2.3), max_roll=0.5)),
         GetUpPhase(
             "feet under",

@@ -58,7 +58,7 @@ class State:
 
 
 class Rig:
-    def __init__(self, back_mirror: str | None = None) -> None:
+    def __init__(self, back_mirror: str | None = None, roll_rest_wait: float = 0.0) -> None:
         self.state = State()
         self.servos = ServoTable(self.state.position)
         self.director = Director()
@@ -74,7 +74,10 @@ class Rig:
             mirror=back_mirror,
         )
         roll = GetUpRoutine(
-            "Roll", "Sit", (GetUpPhase("roll", (0, 1), Check(max_roll=0.8)),), rolls_over=True
+            "Roll",
+            "Sit",
+            (GetUpPhase("roll", (0, 1), Check(max_roll=0.5), rest_wait=roll_rest_wait),),
+            rolls_over=True,
         )
         self.getup = register_getup(
             self.director,
@@ -159,6 +162,37 @@ def test_lying_on_a_side_rolls_over_first():
     rig.state.roll, rig.state.pitch = 0.0, -1.5  # rolled onto the back
     rig.run(shipped_script("Sit").duration + SETTLE + 0.1)
     assert rig.getup.status().routine == "Back"
+
+
+def test_a_roll_s_check_waits_for_the_robot_to_lie_still_where_it_wants_it():
+    rig = Rig(roll_rest_wait=1.5)
+    rig.state.roll, rig.state.pitch = -1.3, 0.0  # on the left side
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    rig.run(shipped_script("Sit").duration + SETTLE + 0.2)
+    # Its keyframes are over, the robot still rolls about the torso's long axis (lying, its
+    # z) at a rate the pitch and roll rates alone would call calm: not judged yet.
+    rig.state.roll, rig.state.gyro[:] = -0.9, (0.0, 0.0, 0.7)
+    rig.run(0.3)
+    assert rig.getup.status().phase == "roll"
+    rig.state.roll, rig.state.pitch = 0.0, -1.5  # over, onto the back, still turning
+    rig.run(0.2)
+    assert rig.getup.status().routine == "Roll"
+    rig.state.gyro[:] = 0.0
+    rig.run(0.05)
+    status = rig.getup.status()
+    assert status.routine == "Back" and status.attempts == 1
+
+
+def test_a_roll_that_stops_half_way_fails_its_check_when_the_rest_wait_is_over():
+    rig = Rig(roll_rest_wait=1.5)
+    rig.state.roll, rig.state.pitch = -1.3, 0.0
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    end = shipped_script("Sit").duration
+    rig.state.roll = -0.7  # propped on a shoulder, still: it may yet tip over
+    rig.run(end + 1.4)
+    assert rig.getup.status().phase == "roll"
+    rig.run(0.2)
+    assert rig.getup.status().phase == "relax"
 
 
 def test_withdrawing_a_getup_reports_it_interrupted():
