@@ -9,8 +9,8 @@ every cycle:
 1. pick the routine for the side the robot lies on (the IMU's lean); a routine that
    ``rolls_over`` (from a side, ``RollOverLeft`` or ``RollOverRight``; from the back,
    ``GetUpBack``) ends lying on another side, which is read again to go on;
-2. play a phase as a sequence on the whole body, let it settle (``SETTLE`` s, longer while
-   the gyro is not calm, never more than ``SETTLE_MAX``), then check;
+2. play a phase as a sequence on the whole body, then check once the gyro is calm (never
+   later than ``SETTLE_MAX``; a check on the feet's load counts it over ``SETTLE`` s first);
 3. a check that fails means the robot ended somewhere unexpected: it relaxes lying down
    (the ``GetUpRelax`` script, a known posture) and starts again from step 1, up to
    ``max_attempts`` times, after which it stays relaxed and reports ``gave_up`` (and is not
@@ -36,7 +36,9 @@ from skills.safety.fall import FallDirection, lean_direction, torso_lean
 from skills.script import script_sequence
 from skills.script_files import shipped_script
 
-#: Seconds a phase's end posture is left to settle before it is checked.
+#: Seconds a check that counts the feet's load collects it (and a roll's check waits at least)
+#: before it is judged; other checks are judged as soon as the gyro is calm. A fixed 0.1 s
+#: after every phase cost 0.15 s of each front get-up and found nothing the gyro did not.
 SETTLE = 0.1
 #: The longest a check waits for the gyro to calm down after a phase, s.
 SETTLE_MAX = 0.6
@@ -256,7 +258,8 @@ class GetUpProgress:
         else:
             calm = math.hypot(float(gyro[0]), float(gyro[1])) < CALM_GYRO
             limit = SETTLE_MAX
-        if waited < SETTLE or (not calm and waited < limit):
+        settle = SETTLE if phase.check.feet_loaded or phase.rest_wait else 0.0
+        if waited < settle or (not calm and waited < limit):
             ctx.continue_()
             return
         passed = phase.check.passes(self._state, feet_loaded=2 * self._loaded >= self._settled)

@@ -117,6 +117,24 @@ def test_a_getup_plays_its_phases_checking_between_them_and_is_done_standing():
     np.testing.assert_allclose(position, crouch, atol=1e-9)
 
 
+@pytest.mark.parametrize("swinging", [False, True])
+def test_a_check_comes_as_soon_as_the_gyro_is_calm(swinging):
+    rig = Rig()
+    rig.behaviour.emit(GetUp(), priority=10.0)
+    rig.run(0.05)
+    rig.state.pitch = -0.5  # sat up
+    if swinging:
+        rig.state.gyro[:] = (1.0, 0.0, 0.0)
+        rig.run(shipped_script("Crouch").duration + 0.3)
+        assert rig.getup.status().phase == "sit up"
+        rig.state.gyro[:] = 0.0
+        rig.run(2 * PERIOD)
+    else:
+        # No fixed pause: the phase's check (no feet in it) comes with the script's end.
+        rig.run(shipped_script("Crouch").duration + 4 * PERIOD)
+    assert rig.getup.status().phase == "rise"
+
+
 def test_a_failed_check_relaxes_and_starts_over_then_gives_up():
     rig = Rig()
     rig.behaviour.emit(GetUp(max_attempts=2), priority=10.0)
