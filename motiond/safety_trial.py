@@ -3,8 +3,9 @@
 What ``motiond bench getup`` and the safety tests measure, one scenario per function, each
 on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a NAO MJCF:
 
-- :func:`getup_trial`: lying still on the front or the back (a random start near the lying
-  posture), the daemon's automatic get-up until it stands in the walk-ready posture;
+- :func:`getup_trial`: lying still on the front, the back or a side (a random start near the
+  lying posture; on a side, the arms as the fall protection leaves them), the daemon's
+  automatic get-up until it stands in the walk-ready posture;
 - :func:`push_fall_trial`: standing or walking, a push hard enough to topple the robot: when
   the fall was detected, when the body first touched the floor, how fast the head met the
   floor, and the get-up after it;
@@ -21,12 +22,15 @@ import attrs
 import mujoco
 import numpy as np
 
+from lola_io.joints import JOINT_INDEX
 from motiond.runtime import Runtime
 from motiond.walk_trial import Perturbation, WalkTrial, trial_sim
 from naosim import postures
 from naosim.impacts import Impact
 from naosim.sim import NaoSim
 from skills.safety import FallPhase
+from skills.safety.fall import FallDirection
+from skills.safety.protection import brace_for
 
 CYCLE = 0.012
 #: When the push lands, s after the trial starts (the walk stands or walks by then).
@@ -55,16 +59,34 @@ class GetUpResult:
     fell_after: bool
 
 
+#: The sides a get-up trial may start lying on.
+LYING_SIDES = ("front", "back", "left", "right")
+
+
 def lie_down(sim: NaoSim, side: str, rng: np.random.Generator) -> None:
-    """Reset ``sim`` lying limp on ``side`` (front or back), a little off the nominal pose."""
-    pitch = math.pi / 2 if side == "front" else -math.pi / 2
+    """Reset ``sim`` lying limp on ``side`` (one of :data:`LYING_SIDES`), a little off the
+    nominal pose. On a side, the arms are where the fall protection's brace for that side
+    leaves them and the knees are bent anywhere from straight to 1 rad."""
+    if side not in LYING_SIDES:
+        raise ValueError(f"side must be one of {LYING_SIDES}, got {side!r}")
     position = postures.lying() + rng.uniform(-0.1, 0.1, 25)
-    sim.reset_pose(
-        position,
-        torso_rpy=(rng.uniform(-0.1, 0.1), pitch + rng.uniform(-0.05, 0.05), rng.uniform(-3, 3)),
-        stiffness=0.0,
-        settle=1.0,
-    )
+    if side in ("front", "back"):
+        pitch = math.pi / 2 if side == "front" else -math.pi / 2
+        rpy = (rng.uniform(-0.1, 0.1), pitch + rng.uniform(-0.05, 0.05), rng.uniform(-3, 3))
+        sim.reset_pose(position, torso_rpy=rpy, stiffness=0.0, settle=1.0)
+        return
+    for name, angle in brace_for(FallDirection(side)).positions().items():
+        position[JOINT_INDEX[name]] = angle + rng.uniform(-0.1, 0.1)
+    bent = rng.uniform(0.0, 1.0)
+    for leg in "LR":
+        position[JOINT_INDEX[f"{leg}KneePitch"]] = bent
+        position[JOINT_INDEX[f"{leg}HipPitch"]] = position[JOINT_INDEX[f"{leg}AnklePitch"]] = (
+            -bent / 2
+        )
+    roll = math.pi / 2 if side == "right" else -math.pi / 2
+    rpy = (roll + rng.uniform(-0.1, 0.1), rng.uniform(-0.1, 0.1), rng.uniform(-3, 3))
+    # Longer: a limp robot put on its side settles onto a shoulder and a hip.
+    sim.reset_pose(position, torso_rpy=rpy, stiffness=0.0, settle=1.5)
 
 
 def getup_trial(
@@ -74,7 +96,8 @@ def getup_trial(
     hold: float = 1.0,
     model: str | None = None,
 ) -> GetUpResult:
-    """Lying on ``side``, the daemon's automatic get-up; then ``hold`` s standing."""
+    """Lying on ``side`` (:data:`LYING_SIDES`), the daemon's automatic get-up; then ``hold``
+    s standing."""
     sim = make_sim(seed, perturbation, model)
     lie_down(sim, side, np.random.default_rng(seed))
     runtime = Runtime()

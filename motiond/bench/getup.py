@@ -7,6 +7,10 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   near the lying posture, one per seed) to standing in the walk-ready posture, automatic
   get-up; ``getup_success_pct`` over both sides (a get-up that stands and is still standing
   1 s later; retries inside ``max_attempts`` count as success, with their time);
+  ``getup_side_s`` the same from lying on the left or the right side (arms as the fall
+  protection leaves them, knees bent up to 1 rad: the roll-over, then the front or back
+  get-up); ``getup_first_try_pct``: the share of all these get-ups (front, back and sides)
+  standing at their first attempt, without a relax and a retry;
 - ``fall_detect_lead_ms``: median time between the fall alarm and the body's first touch of
   the floor, over pushes that topple the robot standing, walking at 0.2 m/s and at the gait's
   top speed, 0.4 m/s, in four directions (two impulses: just enough, and hard);
@@ -45,9 +49,11 @@ PUSH_WALK_SPEEDS = (0.0, 0.2, 0.4)
 
 
 def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
-    """Get-ups from both sides over many seeds, pushed falls, alarm walks, stand currents; on
-    naosim's NAO and ``perturb`` perturbed ones, or on the NAO MJCF ``model``."""
+    """Get-ups from the front, the back and the sides over many seeds, pushed falls, alarm
+    walks, stand currents; on naosim's NAO and ``perturb`` perturbed ones, or on the NAO MJCF
+    ``model``."""
     from motiond.safety_trial import (
+        LYING_SIDES,
         alarm_trial,
         getup_trial,
         push_fall_trial,
@@ -59,16 +65,21 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
     started = time.perf_counter()
     seeds = 6 if quick else 20
     bodies = trial_bodies(model, perturb)
-    times: dict[str, list[float]] = {"front": [], "back": []}
-    tries = successes = 0
+    times: dict[str, list[float]] = {side: [] for side in LYING_SIDES}
+    tries = successes = side_tries = side_successes = first_tries = 0
     for body in bodies:
-        for side in ("front", "back"):
+        for side in LYING_SIDES:
             for seed in range(seeds):
                 result = getup_trial(side, seed, **body)
-                tries += 1
+                first_tries += result.stood and result.attempts == 1
                 if result.stood:
-                    successes += 1
                     times[side].append(result.seconds)
+                if side in ("front", "back"):
+                    tries += 1
+                    successes += result.stood
+                else:
+                    side_tries += 1
+                    side_successes += result.stood
 
     leads, protected, got_up, falls, back_up = [], 0, 0, 0, []
     head_speeds: dict[str, list[float]] = {"front": [], "back": [], "left": [], "right": []}
@@ -112,6 +123,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "getup_front_s": median(times["front"]),
         "getup_back_s": median(times["back"]),
         "getup_success_pct": 100.0 * successes / tries,
+        "getup_side_s": median(times["left"] + times["right"]),
+        "getup_first_try_pct": 100.0 * first_tries / (tries + side_tries),
         "fall_detect_lead_ms": 1000.0 * median(leads) if leads else 0.0,
         "falls_protected_pct": 100.0 * protected / falls if falls else 0.0,
         "falls_got_up_pct": 100.0 * got_up / falls if falls else 0.0,
@@ -130,6 +143,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "getup_front_s": "s",
         "getup_back_s": "s",
         "getup_success_pct": "%",
+        "getup_side_s": "s",
+        "getup_first_try_pct": "%",
         "fall_detect_lead_ms": "ms",
         "falls_protected_pct": "%",
         "falls_got_up_pct": "%",
@@ -142,9 +157,11 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "stand_height_change_m": "m",
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
+    worst_side = max(times["left"] + times["right"], default=float("inf"))
     notes = (
         f"{len(bodies)} bodies ({model or f'{perturb} perturbed'}), {seeds} seeds per side: "
-        f"{successes}/{tries} stood, slowest {worst:.2f} s",
+        f"{successes}/{tries} stood, slowest {worst:.2f} s; from a side {side_successes}/"
+        f"{side_tries} stood, slowest {worst_side:.2f} s",
         f"{falls} pushed falls, leads {min(leads, default=0) * 1000:.0f}.."
         f"{max(leads, default=0) * 1000:.0f} ms, back up after {min(back_up, default=0):.2f}.."
         f"{max(back_up, default=0):.2f} s (mean {statistics.fmean(back_up or [0]):.2f})",

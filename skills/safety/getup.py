@@ -91,6 +91,15 @@ class GetUpPhase:
     #: (``STILL_GYRO``) where the check wants it. 0: the check is made once the pitch and roll
     #: rates are calm (``CALM_GYRO``, at most ``SETTLE_MAX``).
     rest_wait: float = attrs.field(default=0.0, validator=attrs.validators.ge(0.0))
+    #: How many of the phase's first keyframes set up a robot lying still. They are skipped
+    #: when the routine goes on straight from another routine's roll: the robot is still
+    #: moving then, and the keyframes after them carry that motion on.
+    lead_in: int = attrs.field(default=0, validator=attrs.validators.ge(0))
+
+    def frames_after_roll(self) -> tuple[int, int]:
+        """The keyframes played when the routine goes on from another routine's roll."""
+        start, stop = self.frames
+        return min(start + self.lead_in, stop - 1), stop
 
 
 @attrs.frozen
@@ -112,15 +121,24 @@ class GetUpRoutine:
         """The scripts its tries play in turn: the script, then its mirror if it has one."""
         return (self.script,) if self.mirror is None else (self.script, self.mirror)
 
-    def sequences(self, script_name: str) -> tuple[Any, ...]:
+    def sequences(self, script_name: str, *, after_roll: bool = False) -> tuple[Any, ...]:
         """One sequence task per phase of ``script_name``, one of :attr:`scripts` (made once:
-        the scripts do not change)."""
+        the scripts do not change); ``after_roll``: as played straight after another routine's
+        roll, the phases' lead-ins left out."""
         script = shipped_script(script_name)
         out = []
         for phase in self.phases:
-            start, stop = phase.frames
+            start, stop = phase.frames_after_roll() if after_roll else phase.frames
             part = KeyframeScript(f"{self.name}:{phase.name}", script.frames[start:stop])
-            out.append(script_sequence(part, arrival=phase.arrival))
+            sequence = script_sequence(part, arrival=phase.arrival)
+            if not isinstance(sequence, BodySequence):
+                # The get-up waits for a BodySequence to finish: a phase of fewer joints
+                # would never be seen done.
+                raise ValueError(
+                    f"get-up phase {self.name}:{phase.name} must name every joint of the body"
+                    f" in its keyframes ({script_name} {start}..{stop})"
+                )
+            out.append(sequence)
         return tuple(out)
 
 
@@ -159,7 +177,10 @@ class GetUpProgress:
     def __init__(self, routines: dict[FallDirection, GetUpRoutine], state: Any) -> None:
         self._routines = routines
         self._sequences = {
-            (r.name, script): r.sequences(script) for r in routines.values() for script in r.scripts
+            (r.name, script, after_roll): r.sequences(script, after_roll=after_roll)
+            for r in routines.values()
+            for script in r.scripts
+            for after_roll in (False, True)
         }
         # Each routine's tries within this get-up: which of its scripts plays next.
         self._tries: dict[str, int] = {}
@@ -223,7 +244,8 @@ class GetUpProgress:
         phase = self.routine.phases[self.index]
         self._set(routine=self.routine.name, phase=phase.name)
         self.stage, self.since = "phase", ctx.now
-        ctx.emit(self._sequences[self.routine.name, self._script][self.index])
+        after_roll = self._rolls > 0
+        ctx.emit(self._sequences[self.routine.name, self._script, after_roll][self.index])
 
     def run(self, ctx: Context) -> None:
         """One cycle of the get-up."""

@@ -58,7 +58,12 @@ class State:
 
 
 class Rig:
-    def __init__(self, back_mirror: str | None = None, roll_rest_wait: float = 0.0) -> None:
+    def __init__(
+        self,
+        back_mirror: str | None = None,
+        roll_rest_wait: float = 0.0,
+        front: GetUpRoutine | None = None,
+    ) -> None:
         self.state = State()
         self.servos = ServoTable(self.state.position)
         self.director = Director()
@@ -79,11 +84,10 @@ class Rig:
             (GetUpPhase("roll", (0, 1), Check(max_roll=0.5), rest_wait=roll_rest_wait),),
             rolls_over=True,
         )
-        self.getup = register_getup(
-            self.director,
-            self.state,
-            lambda: {FallDirection.BACK: back, FallDirection.LEFT: roll, FallDirection.RIGHT: roll},
-        )
+        routines = {FallDirection.BACK: back, FallDirection.LEFT: roll, FallDirection.RIGHT: roll}
+        if front is not None:
+            routines[FallDirection.FRONT] = front
+        self.getup = register_getup(self.director, self.state, lambda: routines)
         register_fall_protection(self.director, self.servos, self.state)
         register_hold(self.director, self.servos, self.state)
         self.behaviour = self.director.emitter("safety")
@@ -211,6 +215,43 @@ def test_a_roll_that_stops_half_way_fails_its_check_when_the_rest_wait_is_over()
     assert rig.getup.status().phase == "roll"
     rig.run(0.2)
     assert rig.getup.status().phase == "relax"
+
+
+def test_a_lead_in_plays_from_lying_still_and_is_skipped_straight_after_a_roll():
+    front = GetUpRoutine("Front", "GetUpFront", (GetUpPhase("push", (0, 2), Check(), lead_in=1),))
+    from_lying, after_roll = (
+        front.sequences("GetUpFront"),
+        front.sequences("GetUpFront", after_roll=True),
+    )
+    script = shipped_script("GetUpFront")
+    assert [f.duration for f in from_lying[0].frames] == [f.duration for f in script.frames[0:2]]
+    assert [f.duration for f in after_roll[0].frames] == [script.frames[1].duration]
+    # Played: from lying on the front, the lead-in; from the side, straight on after the roll.
+    for start, want in (((0.0, 1.5), "lead-in"), ((-1.3, 0.0), "skipped")):
+        rig = Rig(front=front)
+        progress = rig.getup
+        rig.state.roll, rig.state.pitch = start
+        rig.behaviour.emit(GetUp(), priority=10.0)
+        rig.run(0.05)
+        if want == "skipped":
+            rig.run(shipped_script("Sit").duration - 0.2)
+            rig.state.roll, rig.state.pitch = 0.0, 1.5  # rolled onto the front
+        for _ in range(100):
+            if progress.status().routine == "Front":
+                break
+            rig.run(PERIOD)
+        assert progress.status().routine == "Front", progress.status()
+        rig.run(0.15)
+        position, _ = rig.targets()
+        shoulder = position[JOINT_INDEX["LShoulderRoll"]]
+        # The lead-in takes the shoulder to 0.3 rad; the next keyframe on to 1.33.
+        assert (shoulder <= 0.3 + 1e-9) == (want == "lead-in"), (want, shoulder)
+
+
+def test_a_get_up_phase_must_move_the_whole_body():
+    legs_only = GetUpRoutine("Legs", "GetUpRollOverRight", (GetUpPhase("a", (0, 1), Check()),))
+    with pytest.raises(ValueError, match="every joint"):
+        legs_only.sequences("GetUpRollOverRight")
 
 
 def test_withdrawing_a_getup_reports_it_interrupted():
