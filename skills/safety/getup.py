@@ -130,7 +130,13 @@ class GetUpRoutine:
         for phase in self.phases:
             start, stop = phase.frames_after_roll() if after_roll else phase.frames
             part = KeyframeScript(f"{self.name}:{phase.name}", script.frames[start:stop])
-            sequence = script_sequence(part, arrival=phase.arrival)
+            arrival = phase.arrival
+            skipped = start - phase.frames[0]
+            if skipped and arrival is not None and arrival.frames is not None:
+                # Its frame indices count from the phase's first keyframe, lead-in included.
+                kept = tuple(i - skipped for i in arrival.frames if i >= skipped)
+                arrival = attrs.evolve(arrival, frames=kept)
+            sequence = script_sequence(part, arrival=arrival)
             if not isinstance(sequence, BodySequence):
                 # The get-up waits for a BodySequence to finish: a phase of fewer joints
                 # would never be seen done.

@@ -18,7 +18,7 @@ from skills.script_files import shipped_script_names
 _LEGS = (*LEFT_LEG_JOINTS, *RIGHT_LEG_JOINTS)
 _ARMS = tuple(j for j in (*LEFT_ARM_JOINTS, *RIGHT_ARM_JOINTS) if "Shoulder" in j or "Elbow" in j)
 #: How long a roll's check waits for the robot to come to rest on its front or back, s: a
-#: roll that gravity finishes takes up to 0.7 s after its keyframes (naosim's NAO, slow arms).
+#: roll that gravity finishes went on for up to 0.8 s after its keyframes (naosim's NAO).
 ROLL_REST_WAIT = 1.5
 _STANDING = Check(pitch=(-0.3, 0.3), max_roll=0.3, feet_loaded=True)
 

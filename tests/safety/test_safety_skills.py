@@ -10,7 +10,13 @@ import pytest
 
 from director import Director
 from lola_io.joints import JOINT_INDEX, NUM_JOINTS
-from providers.actuation import GROUP_JOINTS, Legs, ServoTable, build_actuation_tree
+from providers.actuation import (
+    GROUP_JOINTS,
+    Arrival,
+    Legs,
+    ServoTable,
+    build_actuation_tree,
+)
 from skills.safety import FallDirection, FallProtect, GetUp, HoldPosture
 from skills.safety.getup import (
     RELAX_TIME,
@@ -246,6 +252,17 @@ def test_a_lead_in_plays_from_lying_still_and_is_skipped_straight_after_a_roll()
         shoulder = position[JOINT_INDEX["LShoulderRoll"]]
         # The lead-in takes the shoulder to 0.3 rad; the next keyframe on to 1.33.
         assert (shoulder <= 0.3 + 1e-9) == (want == "lead-in"), (want, shoulder)
+
+
+def test_a_lead_in_s_skipped_keyframes_leave_the_arrival_s_frames_in_step():
+    # Frame 2 of the phase (script frame 2) waits; skipping the 1-frame lead-in makes it the
+    # part's frame 1.
+    waits = Arrival(("LKneePitch",), frames=(0, 2))
+    front = GetUpRoutine(
+        "Front", "GetUpFront", (GetUpPhase("push", (0, 4), Check(), waits, lead_in=1),)
+    )
+    assert front.sequences("GetUpFront")[0].arrival.frames == (0, 2)
+    assert front.sequences("GetUpFront", after_roll=True)[0].arrival.frames == (1,)
 
 
 def test_a_get_up_phase_must_move_the_whole_body():
