@@ -63,10 +63,12 @@ class GetUpResult:
 LYING_SIDES = ("front", "back", "left", "right")
 
 
-def lie_down(sim: NaoSim, side: str, rng: np.random.Generator) -> None:
+def lie_down(
+    sim: NaoSim, side: str, rng: np.random.Generator, *, knees: float | None = None
+) -> None:
     """Reset ``sim`` lying limp on ``side`` (one of :data:`LYING_SIDES`), a little off the
     nominal pose. On a side, the arms are where the fall protection's brace for that side
-    leaves them and the knees are bent anywhere from straight to 1 rad."""
+    leaves them and the knees are bent by ``knees`` rad (None: anywhere from straight to 1)."""
     if side not in LYING_SIDES:
         raise ValueError(f"side must be one of {LYING_SIDES}, got {side!r}")
     position = postures.lying() + rng.uniform(-0.1, 0.1, 25)
@@ -78,6 +80,7 @@ def lie_down(sim: NaoSim, side: str, rng: np.random.Generator) -> None:
     for name, angle in brace_for(FallDirection(side)).positions().items():
         position[JOINT_INDEX[name]] = angle + rng.uniform(-0.1, 0.1)
     bent = rng.uniform(0.0, 1.0)
+    bent = bent if knees is None else knees
     for leg in "LR":
         position[JOINT_INDEX[f"{leg}KneePitch"]] = bent
         position[JOINT_INDEX[f"{leg}HipPitch"]] = position[JOINT_INDEX[f"{leg}AnklePitch"]] = (

@@ -67,11 +67,15 @@ def _speed(value: Any) -> float:
 
 
 def script_sequence(
-    script: KeyframeScript, speed: float = 1.0, arrival: Arrival | None = None
+    script: KeyframeScript,
+    speed: float = 1.0,
+    arrival: Arrival | None = None,
+    group: type | None = None,
 ) -> Any:
-    """The sequence task (of the smallest covering group) that plays ``script`` at ``speed``;
-    with an ``arrival``, each keyframe also waits for its joints to catch up."""
-    group = smallest_group(script.joints)
+    """The sequence task that plays ``script`` at ``speed`` on ``group`` (None: the smallest
+    group covering its joints); with an ``arrival``, each keyframe also waits for its joints
+    to catch up."""
+    group = smallest_group(script.joints) if group is None else group
     frames = tuple(
         JointCommand(
             {name: target.position for name, target in frame.targets.items()},

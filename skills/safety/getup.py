@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 
 from director import Context, Director, RunReason
-from providers.actuation import Arrival, BodySequence
+from providers.actuation import Arrival, Body, BodySequence
 from skills.keyframes import KeyframeScript
 from skills.safety.fall import FallDirection, lean_direction, torso_lean
 from skills.script import script_sequence
@@ -136,15 +136,9 @@ class GetUpRoutine:
                 # Its frame indices count from the phase's first keyframe, lead-in included.
                 kept = tuple(i - skipped for i in arrival.frames if i >= skipped)
                 arrival = attrs.evolve(arrival, frames=kept)
-            sequence = script_sequence(part, arrival=arrival)
-            if not isinstance(sequence, BodySequence):
-                # The get-up waits for a BodySequence to finish: a phase of fewer joints
-                # would never be seen done.
-                raise ValueError(
-                    f"get-up phase {self.name}:{phase.name} must name every joint of the body"
-                    f" in its keyframes ({script_name} {start}..{stop})"
-                )
-            out.append(sequence)
+            # On the whole body, whatever joints the phase names: the get-up owns the body
+            # and waits for a BodySequence (a phase of fewer joints would never be seen done).
+            out.append(script_sequence(part, arrival=arrival, group=Body))
         return tuple(out)
 
 
@@ -191,7 +185,7 @@ class GetUpProgress:
         # Each routine's tries within this get-up: which of its scripts plays next.
         self._tries: dict[str, int] = {}
         self._script = ""
-        self._relax = script_sequence(shipped_script("GetUpRelax"))
+        self._relax = script_sequence(shipped_script("GetUpRelax"), group=Body)
         self._state = state
         self._status = GetUpStatus()
         self.task: object = None

@@ -5,8 +5,6 @@ and a perturbed body. One fall goes through the daemon over a real LoLA socket."
 
 from __future__ import annotations
 
-import math
-
 import mujoco
 import numpy as np
 import pytest
@@ -17,12 +15,9 @@ from motiond.runtime import Runtime
 from motiond.safety_trial import getup_trial, lie_down, make_sim, push_fall_trial
 from motiond.simulated import simulated_daemon
 from motiond.walk_trial import Perturbation
-from naosim import postures
 from naosim.model_builder import build_spec
 from providers.model.robot_model import load_nao_model
 from skills.safety import FallPhase
-from skills.safety.fall import FallDirection
-from skills.safety.protection import brace_for
 from skills.walk import Walk
 
 #: The fastest the head may meet the floor after a 5 N s push (m/s). Braced as before
@@ -165,17 +160,8 @@ def test_a_weaker_nao_gets_up_at_the_first_attempt(side, seed):
 @pytest.mark.parametrize("side", ["left", "right"])
 def test_lying_on_a_side_it_rolls_over_that_side_and_gets_up(side, bent):
     # Limp, forearms folded in front of the chest as the fall protection leaves them sideways.
-    position = postures.lying()
-    for name, angle in brace_for(FallDirection(side)).positions().items():
-        position[JOINT_INDEX[name]] = angle
-    for leg in "LR":
-        position[JOINT_INDEX[f"{leg}KneePitch"]] = bent
-        position[JOINT_INDEX[f"{leg}HipPitch"]] = position[JOINT_INDEX[f"{leg}AnklePitch"]] = (
-            -bent / 2
-        )
     sim = make_sim(3)
-    roll = math.pi / 2 if side == "right" else -math.pi / 2
-    sim.reset_pose(position, torso_rpy=(roll, 0.0, 0.0), stiffness=0.0, settle=1.5)
+    lie_down(sim, side, np.random.default_rng(3), knees=bent)
     runtime = Runtime()
     frame = sim.first_frame()
     routines = []
