@@ -51,6 +51,7 @@ from skills.kick.params import KickParameters
 from skills.kick.reach import KickRefused, Reach, place_contact
 from skills.kick.swing_curve import COM_ITERATIONS, SwingCurve, plan_swing
 from skills.kick.tasks import Kick
+from skills.kick.torso_snap import TorsoSnap
 from skills.kick.whip import Whip, clear_of_floor, plan_whip
 from skills.walk.params import GaitParameters
 
@@ -97,6 +98,9 @@ class KickMotion:
         self._swing_angles: list[np.ndarray] = []
         self._swing_t: np.ndarray | None = None
         self._whip: Whip | None = None
+        self._snap = TorsoSnap.for_kick(
+            foot, *params.snap_at(kick.power), params.snap_delay, kick.direction
+        )
         self._clearing: Iterator[None] | None = None  # the whip kept off the floor
         self._reach = Reach(self._side, params)
         self._contact = place_contact(kick, foot, self._stance, self._reach, self._foot_box.front)
@@ -142,7 +146,10 @@ class KickMotion:
         if wind > 0.0 or follow > 0.0:
             com = np.array([self.params.com_ahead, 0.0])
             shift, yaw, contact = self._curve.shift, self._yaw, self._curve.contact
-            self._whip = yield from plan_whip(self._ik, shift, com, yaw, contact, wind, follow)
+            lift = self._snap.lean if self._snap is not None else 0.0
+            self._whip = yield from plan_whip(
+                self._ik, shift, com, yaw, contact, wind, follow, lift
+            )
         q, ok = self._ik.solve(self._shift, np.zeros(3), 0.0)
         yield
         if not ok:
@@ -292,12 +299,23 @@ class KickMotion:
         rate = (q_next - q_prev) / (2.0 * dt)
         accel = (q_next - 2.0 * q + q_prev) / (dt * dt)
         command = q + p.servo_velocity_lead * rate + p.servo_accel_lead * accel
-        if self._whip is None:
-            return command
-        if {self.phase(i) for i in (j - 1, j, j + 1)} & {"swinging", "holding"}:
+        if self._whip is not None and {self.phase(i) for i in (j - 1, j, j + 1)} & {
+            "swinging",
+            "holding",
+        }:
             flat_out = list(self._whip.indices)
             command[flat_out] = q[flat_out]
-        return command
+        if self._snap is None:
+            return command
+        return self._snap.apply(command, *self._progress(j * self.period - self._snap.delay))
+
+    def _progress(self, t: float) -> tuple[str, float, float]:
+        """The phase at ``t`` (s after the start), its minimum-jerk progress, and the time
+        since the swing began (0 outside the swing and the hold)."""
+        name, start, end = self._phase_span(max(t, 0.0))
+        eased = minimum_jerk(0.0, 1.0, start, end - start, t)
+        swung = t - self._swing_span()[0] if name in ("swinging", "holding") else 0.0
+        return name, eased, swung
 
     def _path(self, k: int) -> np.ndarray:
         """The planned leg angles at cycle ``k`` with the whip's joints on its path."""

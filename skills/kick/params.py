@@ -39,6 +39,9 @@ PARAMETER_RANGES: dict[str, tuple[float, float, str, str]] = {
     "swing_speed_min": (0.5, 10.0, "rad/s", "fastest joint along the swing at power 0"),
     "whip": (0.0, 1.2, "rad", "kicking hip and knee wound up past the contact posture"),
     "whip_follow": (0.0, 1.0, "rad", "kicking hip and knee driven on past the contact posture"),
+    "torso_lean": (0.0, 0.4, "rad", "torso leaned forwards over the wind-up, at power 1"),
+    "torso_snap": (0.0, 0.3, "rad", "torso snapped back through the swing, at power 1"),
+    "snap_delay": (0.0, 0.3, "s", "the snap begins this long after the swing"),
     "hold_duration": (0.0, 1.0, "s", "foot held at the end of the swing"),
     "retract_duration": (0.1, 1.5, "s", "foot back over its stand place"),
     "lower_duration": (0.1, 1.0, "s", "foot put down"),
@@ -106,6 +109,9 @@ class KickParameters:
     swing_speed_min: float = _parameter("swing_speed_min")
     whip: float = _parameter("whip")
     whip_follow: float = _parameter("whip_follow")
+    torso_lean: float = _parameter("torso_lean")
+    torso_snap: float = _parameter("torso_snap")
+    snap_delay: float = _parameter("snap_delay")
     hold_duration: float = _parameter("hold_duration")
     retract_duration: float = _parameter("retract_duration")
     lower_duration: float = _parameter("lower_duration")
@@ -142,6 +148,11 @@ class KickParameters:
         """The whip's wind-up and follow-through (rad) at ``power`` in [0, 1]: quadratic in
         power, as the swing's speed is."""
         return self.whip * power * power, self.whip_follow * power * power
+
+    def snap_at(self, power: float) -> tuple[float, float]:
+        """The torso's forward lean and its snap back (rad) at ``power`` in [0, 1]:
+        quadratic in power, as the whip is."""
+        return self.torso_lean * power * power, self.torso_snap * power * power
 
 
 def load_kick_parameters(path: str | Path | None = None, **overrides: Any) -> KickParameters:

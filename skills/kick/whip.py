@@ -64,9 +64,14 @@ class Whip:
         return attrs.evolve(self, share=share)
 
     @classmethod
-    def around(cls, foot: str, contact: np.ndarray, wind: float, follow: float) -> Whip:
+    def around(
+        cls, foot: str, contact: np.ndarray, wind: float, follow: float, toe_lift: float = 0.0
+    ) -> Whip:
         """The whip of ``foot`` ("left" or "right") about the leg angles ``contact`` (the
-        plan's posture at the ball), ``wind`` and ``follow`` rad either side of it."""
+        plan's posture at the ball), ``wind`` and ``follow`` rad either side of it; the
+        ankle wound ``toe_lift`` rad further, toe up, within its limit (for the torso's
+        forward lean, ``skills.kick.torso_snap``: the swing then starts with the toe lifted
+        and the ankle catches up on its way to the driven posture)."""
         side = foot[0].upper()
         names = [side + name for name in PITCH_JOINTS]
         joints = load_nao_model().joints
@@ -81,9 +86,11 @@ class Whip:
             np.where(_WIND > 0, at - lower, upper - at),
         )
         wind, follow = min(wind, float(up.min())), min(follow, float(down.min()))
+        wound = at + wind * _WIND
+        wound[2] = max(float(lower[2]), float(wound[2]) - toe_lift)
         return cls(
             indices,
-            at + wind * _WIND,
+            wound,
             at - follow * _WIND,
             min(joints[name].velocity for name in names),
         )
@@ -145,13 +152,15 @@ def plan_whip(
     contact: np.ndarray,
     wind: float,
     follow: float,
+    toe_lift: float = 0.0,
 ) -> Iterator[None]:
     """The whip about the plan's contact posture (the generator's value), yielding after
     every leg solution: the kicking foot at ``contact`` (its offset), solved with the torso
     shifted from ``shift`` until the centre of mass is at ``com`` over the support ankle, as
-    the plan balances it, aside from the plan's own solutions (``KickIK.solve_aside``)."""
+    the plan balances it, aside from the plan's own solutions (``KickIK.solve_aside``); the
+    ankle wound ``toe_lift`` further (``Whip.around``)."""
     for _ in range(COM_ITERATIONS):
         q, _ = ik.solve_aside(shift, contact, yaw)
         shift = shift - (ik.com_in_support(q) - com)
         yield
-    return Whip.around(ik.foot, q, wind, follow)
+    return Whip.around(ik.foot, q, wind, follow, toe_lift)
