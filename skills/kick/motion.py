@@ -10,7 +10,9 @@ the walk's sole geometry (``skills.walk.soles``):
 4. **swing**: along a curve through the contact point (``skills.kick.swing_curve``), where
    the foot's front meets the ball at ``contact_height`` moving in the kick's direction; its
    speed is set by power. With a ``whip`` the kicking leg's pitch joints are wound up past
-   the contact posture instead and driven through it flat out (``skills.kick.whip``);
+   the contact posture instead and driven through it flat out (``skills.kick.whip``), and
+   the support hip leans the torso forwards over the wind and snaps it back through the
+   swing (``skills.kick.torso_snap``);
 5. **hold**, **retract** over the stand place, **lower**, and **return** the weight.
 
 **Balance from the model.** Every cycle the torso's shift over the support foot is solved so

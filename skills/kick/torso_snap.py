@@ -71,9 +71,9 @@ class TorsoSnap:
             # it (the safety stage).
             return min(self.snap, -self.lean + self.speed * swung)
         if phase == "holding":
-            # Back to the plan at once: held through the hold, the torso went on turning
-            # back and tipped bodies with twice --perturb's spreads onto their heels.
-            return self.snap * (1.0 - eased)
+            # Back onto the plan at once: held through the hold, the torso went on turning
+            # back and tipped bodies with twice --perturb's spreads over their heels.
+            return min(self.snap, -self.lean + self.speed * swung) * (1.0 - eased)
         return 0.0
 
     def apply(self, command: np.ndarray, phase: str, eased: float, swung: float) -> np.ndarray:

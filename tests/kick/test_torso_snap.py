@@ -105,6 +105,25 @@ def test_the_whip_winds_the_ankle_toe_up_by_the_lift_within_its_limit(at, wind, 
     assert lifted.wound[2] == pytest.approx(max(LOWER[2], plain.wound[2] - lift))
 
 
+@pytest.mark.parametrize(
+    "kick",
+    [
+        Kick(0.18, -0.05, power=0.6),
+        Kick(0.19, -0.05, 0.2),
+        Kick(0.17, 0.0, -0.4, power=0.8),
+        Kick(0.17, -0.05, power=0.3),
+    ],
+)
+def test_the_snap_never_moves_the_hip_faster_than_it_can(kick):
+    motion, sent = commands(kick, PARAMS)
+    _, plain = commands(kick, UPRIGHT)
+    index = motion._snap.index
+    speed = MODEL.joints[LEG_JOINTS[index]].velocity
+    offset = sent[:, index] - plain[:, index]
+    assert np.abs(np.diff(offset)).max() <= speed * motion.period + 1e-9
+    assert offset[0] == 0.0 and offset[-1] == 0.0
+
+
 def test_a_kick_aimed_across_leans_less():
     _, plain = commands(Kick(0.17, 0.0, math.radians(30.0)), UPRIGHT)
     _, sent = commands(Kick(0.17, 0.0, math.radians(30.0)), PARAMS)
