@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import attrs
@@ -30,6 +31,13 @@ def test_half_power_sends_the_ball_less_far():
     half = kick_trial(Kick(0.19, 0.05, power=0.5))
     assert not full.fell and not half.fell
     assert 0.0 < half.travel < full.travel
+
+
+def test_more_power_sends_the_ball_further_all_the_way_up():
+    # Whipped at low power the foot started its swing nearly at the ball: 0.05 went 0.35 m
+    # and 0.35 went 0.12 m. Below whip_min_power the swing follows its curve.
+    travels = [kick_trial(Kick(0.19, -0.05, power=p)).travel for p in (0.05, 0.35, 0.45, 1.0)]
+    assert all(a < b for a, b in itertools.pairwise(travels))  # 0.11 .. 3.28 m
 
 
 @pytest.mark.parametrize("degrees", [30.0, -30.0], ids=["left30", "right30"])

@@ -97,3 +97,7 @@ def test_more_power_never_whips_less(a, b):
     assert all(x <= y for x, y in zip(params.whip_at(low), params.whip_at(high), strict=True))
     assert params.whip_at(0.0) == (0.0, 0.0)
     assert params.whip_at(1.0) == (params.whip, params.whip_follow)
+    assert params.snap_at(low)[0] <= params.snap_at(high)[0]
+    below = params.whip_min_power * 0.99
+    assert params.whip_at(below) == params.snap_at(below) == (0.0, 0.0)
+    assert params.whip_at(params.whip_min_power)[0] > 0.0

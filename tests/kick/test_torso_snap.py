@@ -111,7 +111,7 @@ def test_the_whip_winds_the_ankle_toe_up_by_the_lift_within_its_limit(at, wind, 
         Kick(0.18, -0.05, power=0.6),
         Kick(0.19, -0.05, 0.2),
         Kick(0.17, 0.0, -0.4, power=0.8),
-        Kick(0.17, -0.05, power=0.3),
+        Kick(0.17, -0.05, power=0.45),
     ],
 )
 def test_the_snap_never_moves_the_hip_faster_than_it_can(kick):
