@@ -49,7 +49,9 @@ def test_the_support_hip_leans_forwards_then_snaps_back_at_the_joint_s_speed(kic
     assert offset.min() == pytest.approx(-PARAMS.torso_lean, abs=1e-6)
     assert offset.max() == pytest.approx(PARAMS.torso_snap, abs=1e-6)
     assert np.argmin(offset) < np.argmax(offset)
-    # Never faster than the hip can move, on top of the plan's own motion.
+    # The snap itself never asks the hip to move faster than it can (the plan's own commands
+    # jump with the servo feed-forward, and the safety stage clips those: docs, "What the aim
+    # does").
     speed = MODEL.joints[support + "HipPitch"].velocity
     assert np.abs(np.diff(offset)).max() <= speed * motion.period + 1e-9
     # Nothing before the wind-up; back on the plan when the hold is over (and the snap
