@@ -79,7 +79,7 @@ def lie_down(
         return
     for name, angle in brace_for(FallDirection(side)).positions().items():
         position[JOINT_INDEX[name]] = angle + rng.uniform(-0.1, 0.1)
-    bent = rng.uniform(0.0, 1.0)
+    bent = rng.uniform(0.0, 1.0)  # drawn either way: the start's turn below stays the same
     bent = bent if knees is None else knees
     for leg in "LR":
         position[JOINT_INDEX[f"{leg}KneePitch"]] = bent

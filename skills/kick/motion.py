@@ -152,6 +152,8 @@ class KickMotion:
             self._whip = yield from plan_whip(
                 self._ik, shift, com, yaw, contact, wind, follow, lift
             )
+        else:
+            self._snap = None  # its toe lift is the whip's
         q, ok = self._ik.solve(self._shift, np.zeros(3), 0.0)
         yield
         if not ok:
@@ -219,6 +221,10 @@ class KickMotion:
             next(self._clearing)
         except StopIteration as done:
             self._whip, self._clearing = done.value, None
+            # The snap's toe lift is the whip's: the torso leans as far as the lift it has.
+            if self._snap is not None:
+                share = 0.0 if self._whip is None else self._whip.share
+                self._snap = self._snap.scaled(share)
 
     def _plan_aside(self, start: float, swung: float) -> np.ndarray:
         """The plan's leg angles ``swung`` s into the swing (which starts at ``start``), made
@@ -309,6 +315,7 @@ class KickMotion:
             command[flat_out] = q[flat_out]
         if self._snap is None:
             return command
+        # The whip (and with it the snap's share) is settled by ``_path`` above.
         return self._snap.apply(command, *self._progress(j * self.period - self._snap.delay))
 
     def _progress(self, t: float) -> tuple[str, float, float]:
@@ -323,17 +330,14 @@ class KickMotion:
         """The planned leg angles at cycle ``k`` with the whip's joints on its path."""
         q = self.planned(k)
         t = max(k, 0) * self.period
-        name, start, end = self._phase_span(t)
-        if name not in _WHIPPED or self._whip is None:
+        if self._phase_span(t)[0] not in _WHIPPED or self._whip is None:
             return q
         # Never a whip that may still change (the clearance): timed and settled first (the
         # engine's budget has done both long before the winding).
         self._timed()
         if self._whip is None:
             return q
-        eased = minimum_jerk(0.0, 1.0, start, end - start, t)
-        swung = t - self._swing_span()[0] if name in ("swinging", "holding") else 0.0
-        return self._whip.path(q, name, eased, swung)
+        return self._whip.path(q, *self._progress(t))
 
     def planned(self, k: int) -> np.ndarray:
         """The planned leg angles at cycle ``k`` (the first before 0, the last after the end).

@@ -154,17 +154,20 @@ class KickParameters:
         swing with the foot nearly at the ball instead of drawn back: whipped, power 0.05
         sent the ball 0.35 m, 0.35 only 0.12 m (less power, further). Without it the swing
         along its curve goes 0.11-0.14 m there, in order."""
-        if power < self.whip_min_power:
-            return 0.0, 0.0
-        return self.whip * power * power, self.whip_follow * power * power
+        share = self._whipped(power)
+        return self.whip * share, self.whip_follow * share
 
     def snap_at(self, power: float) -> tuple[float, float]:
         """The torso's forward lean and its snap back (rad) at ``power`` in [0, 1]:
         quadratic in power, as the whip is; none where there is no whip (the toe lift that
         keeps the leaned kick off the floor is the whip's)."""
-        if power < self.whip_min_power:
-            return 0.0, 0.0
-        return self.torso_lean * power * power, self.torso_snap * power * power
+        share = self._whipped(power)
+        return self.torso_lean * share, self.torso_snap * share
+
+    def _whipped(self, power: float) -> float:
+        """How much of the whip and the snap ``power`` takes: its square, none below
+        ``whip_min_power``."""
+        return 0.0 if power < self.whip_min_power else power * power
 
 
 def load_kick_parameters(path: str | Path | None = None, **overrides: Any) -> KickParameters:

@@ -16,6 +16,9 @@ the floor only just, on a plan with the torso upright (``whip.CLEARANCE``): a fa
 swing stubbed its toe while the torso still leaned, and the ball was never touched. So the
 whip winds the kicking ankle further toe-up by the lean (``Whip.around``'s ``toe_lift``).
 
+Where the whip is applied at less than its whole share (to keep an aimed sole off the floor,
+``whip.clear_of_floor``), so is its toe lift, and the snap follows it; with no whip, no snap.
+
 The snap drives the foot along the robot's forward axis, not along an aimed swing. A kick
 aimed across takes less of it (none at ``ACROSS``): all of it sent some kicks aimed at 30
 degrees 46 degrees off.
@@ -59,6 +62,13 @@ class TorsoSnap:
         hip = ("R" if foot == "left" else "L") + "HipPitch"
         speed = load_nao_model().joints[hip].velocity
         return cls(lean * share, snap * share, delay, speed, LEG_JOINTS.index(hip))
+
+    def scaled(self, share: float) -> TorsoSnap | None:
+        """The snap at ``share`` of its lean and snap (the whip's share, whose toe lift keeps
+        the leaned kick off the floor); None at no share."""
+        if share <= 0.0:
+            return None
+        return attrs.evolve(self, lean=self.lean * share, snap=self.snap * share)
 
     def offset(self, phase: str, eased: float, swung: float) -> float:
         """The support hip pitch's offset (rad; positive leans the torso back) from the plan,

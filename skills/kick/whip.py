@@ -37,6 +37,7 @@ from skills.kick.swing_curve import COM_ITERATIONS
 PITCH_JOINTS = ("HipPitch", "KneePitch", "AnklePitch")
 # Winding up moves the hip back and bends the knee (both positive) and lifts the toe.
 _WIND = np.array([1.0, 1.0, -1.0])
+_ANKLE = PITCH_JOINTS.index("AnklePitch")
 #: The kicking sole's lowest corner stays this high (m) over the floor along the whipped swing,
 #: on the plan (1 cm would also take whip from kicks aimed 0.3 rad across, whose plan keeps
 #: 0.1 cm in the hold and which stand).
@@ -87,7 +88,7 @@ class Whip:
         )
         wind, follow = min(wind, float(up.min())), min(follow, float(down.min()))
         wound = at + wind * _WIND
-        wound[2] = max(float(lower[2]), float(wound[2]) - toe_lift)
+        wound[_ANKLE] = max(float(lower[_ANKLE]), float(wound[_ANKLE]) - toe_lift)
         return cls(
             indices,
             wound,

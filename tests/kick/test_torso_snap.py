@@ -134,3 +134,19 @@ def test_a_kick_aimed_across_leans_less():
     offset = sent[:, hip] - plain[:, hip]
     assert offset.min() == pytest.approx(-PARAMS.torso_lean * share, abs=1e-6)
     assert offset.max() == pytest.approx(PARAMS.torso_snap * share, abs=1e-6)
+
+
+def test_the_snap_follows_the_whip_s_share_and_is_gone_without_a_whip():
+    # A whip cut to keep an aimed sole off the floor cuts its toe lift too: the torso leans
+    # only as far as the lift that keeps the leaned toe up.
+    kick = Kick(0.169, -0.05, 0.4, 0.7)
+    motion = plan_kick(kick, PARAMS, GAIT, START)
+    motion.prepare(1000)
+    motion._timed()
+    share = motion._whip.share
+    assert 0.0 < share < 1.0
+    whole = TorsoSnap.for_kick(motion.foot, *PARAMS.snap_at(0.7), PARAMS.snap_delay, 0.4)
+    assert motion._snap.lean == pytest.approx(whole.lean * share)
+    assert motion._snap.snap == pytest.approx(whole.snap * share)
+    unwhipped = attrs.evolve(PARAMS, whip=0.0, whip_follow=0.0)
+    assert plan_kick(Kick(0.19, -0.05), unwhipped, GAIT, START)._snap is None
