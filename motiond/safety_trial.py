@@ -11,7 +11,7 @@ on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a N
   floor, and the get-up after it;
 - :func:`alarm_trial`: walking or standing with nothing wrong: fall alarms raised;
 - :func:`startup_trial`: the daemon started under a standing robot: how far it moves;
-- :func:`stand_current_trial`: the mean motor current of the walk's stand, plain or saving.
+- :func:`stand_current_trial`: the mean motor current of the walk's stand, plain, saving or high.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from naosim.sim import NaoSim
 from skills.safety import FallPhase
 from skills.safety.fall import FallDirection
 from skills.safety.protection import brace_for
+from skills.walk import Walk
 
 CYCLE = 0.012
 #: When the push lands, s after the trial starts (the walk stands or walks by then).
@@ -238,14 +239,18 @@ def stand_current_trial(
     saving: bool,
     seconds: float,
     *,
+    high: bool = False,
     seed: int = 0,
     perturbation: Perturbation | None = None,
     model: str | None = None,
 ) -> tuple[float, float, float]:
-    """Stand for ``seconds`` (saving or not): (mean total motor current over the last
-    ``seconds - 5`` s, A; lowest and highest torso height over them, m)."""
+    """Stand for ``seconds`` (saving or not; ``high``: asking for the high stand): (mean total
+    motor current over the last ``seconds - 5`` s, A; lowest and highest torso height over
+    them, m)."""
     trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
     trial.runtime.walk.energy.enabled = saving
+    if high:
+        trial.emit(Walk(high_stand=True))
     current, heights = [], []
     for i in range(round(seconds / CYCLE)):
         frame = trial.step()

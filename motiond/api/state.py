@@ -84,6 +84,7 @@ def state_message(runtime: Runtime, api_counters: dict[str, int] | None = None) 
             "executed": _velocity(walk.executed),
             "killed": walk.killed,
             "halted": walk.halted,
+            "stand": walk.stand,
         },
         "move": _move(r.walk.move_status()),
         "kick": {**attrs.asdict(r.kick.status()), "moving": r.kick.moving()},

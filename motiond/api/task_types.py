@@ -234,6 +234,7 @@ def _registry() -> dict[str, TaskType]:
                 "left": "m/s",
                 "turn": "rad/s",
                 "frequency": "share of the step frequency range, 0..1",
+                "high_stand": "standing still, straighten the legs (knees kept cool)",
             },
         ),
         _attrs_type(WalkToward, helps={k: "-1..1 of the gait's limit" for k in "x y theta"}),

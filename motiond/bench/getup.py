@@ -27,7 +27,9 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
   stiff by the controller before it): the largest change of the torso's pitch and the
   deepest sink of its height over the first 5 s, the worst over the bodies;
 - ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
-  walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other).
+  walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other);
+  ``high_stand_current_ratio`` and ``high_stand_height_change_m`` the same for the high stand
+  a behaviour may ask for (``Walk(high_stand=True)``: straight legs).
 
 ``--perturb N`` repeats the get-ups, falls and alarm walks on N perturbed NAOs as well;
 ``--model FILE`` runs everything on that NAO MJCF instead.
@@ -115,6 +117,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
     stand_seconds = 30.0 if quick else 65.0
     plain, plain_low, _ = stand_current_trial(False, stand_seconds, **bodies[0])
     saving, saving_low, _ = stand_current_trial(True, stand_seconds, **bodies[0])
+    high, high_low, _ = stand_current_trial(True, stand_seconds, high=True, **bodies[0])
 
     def median(values: list[float]) -> float:
         return statistics.median(values) if values else float("inf")
@@ -138,6 +141,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "startup_sink_m": max(s.sink for s in startups),
         "stand_current_ratio": saving / plain,
         "stand_height_change_m": saving_low - plain_low,
+        "high_stand_current_ratio": high / plain,
+        "high_stand_height_change_m": high_low - plain_low,
     }
     units = {
         "getup_front_s": "s",
@@ -155,6 +160,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "startup_lean_rad": "rad",
         "startup_sink_m": "m",
         "stand_height_change_m": "m",
+        "high_stand_height_change_m": "m",
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
     worst_side = max(times["left"] + times["right"], default=float("inf"))
@@ -168,7 +174,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         f"started standing: {sum(s.fell for s in startups)} of {len(startups)} fell, ended within "
         f"{max(s.end_lean for s in startups):.4f} rad and "
         f"{max(abs(s.end_sink) for s in startups) * 1000:.1f} mm of the start",
-        f"plain stand {plain:.2f} A, saving stand {saving:.2f} A over {stand_seconds - 5:.0f} s",
+        f"plain stand {plain:.2f} A, saving stand {saving:.2f} A, high stand {high:.2f} A over "
+        f"{stand_seconds - 5:.0f} s",
         f"wall time {time.perf_counter() - started:.0f} s",
     )
     return BenchResult(

@@ -120,6 +120,14 @@ class NaoqiVerbs:
         velocity["turn"] = _finite(theta, "theta")
         await self.emit("Walk", **velocity, **_move_fields(config, gait))
 
+    async def stand(self, *, high: bool = False) -> None:
+        """Walk to a stand and hold it (motiond's addition: ``move(0, 0, 0)``). Standing still
+        a second it saves energy; ``high`` then straightens the legs, so the knees carry
+        almost nothing and stay cool (B-Human's high stand, for a robot that waits: set,
+        penalised). A move afterwards brings the walk's stand back first (0.3 s from high)."""
+        await self._start_move("Walk")
+        await self.emit("Walk", high_stand=bool(high))
+
     async def move_toward(
         self, x: float, y: float, theta: float, config: Any = None, *, gait: str | None = None
     ) -> None:

@@ -18,8 +18,15 @@ nothing. After ``IDLE_AFTER`` seconds of standing with nothing asked, the saver:
 - lowers the leg stiffness to ``SAVING_STIFFNESS``, and lets the walk's arms hang limp (they
   held 0.2 A of the saving stand's 1.72 A at their swing pose; limp, they draw nothing).
 
+Asked for (``Walk(high_stand=True)``), the saving stand goes on up into B-Human's high stand:
+the hips rise until the legs are straight (``high`` is the share of the way;
+``skills.walk.soles`` lowers the ankles along a sine of it), so the knees, which carry most of
+what the saving stand still draws, carry almost nothing; a robot waiting (set, penalised, a
+keeper watching play far away) keeps its knees cool.
+
 A request to walk restores the full stiffness at once and takes the posture back to the
-walk's stand (at ``RESTORE_RATE``: a few cycles) before the first step. If the trim runs to
+walk's stand (at ``RESTORE_RATE``: a few cycles; from the high stand ``HIGH_LOWER_TIME``)
+before the first step. If the trim runs to
 its bound or the torso tilts (the body is drifting, not settling), the saver gives up and
 restores the stand, and tries again only after another idle period.
 """
@@ -44,6 +51,10 @@ TRIM_RATE = 0.01  # m/s
 LEAN_GAIN = 1.0
 LEAN_RATE = 0.02  # rad/s
 MAX_LEAN = 0.1  # rad
+#: Seconds to rise from the saving stand into the high stand, and to come down from it (the
+#: knees bend from straight to the walk's 1 rad at about 3.7 rad/s, within their speed).
+HIGH_RISE_TIME = 1.0
+HIGH_LOWER_TIME = 0.3
 #: How fast the posture goes back to the walk's stand (m/s of raise and trim; rad/s of lean).
 RESTORE_RATE = 0.25
 LEAN_RESTORE_RATE = 2.0
@@ -57,10 +68,12 @@ DRIFT_TILT = 0.15
 
 class EnergySaver:
     """The saving stand's state: ``raise_`` and ``trim`` (m) and ``lean`` (rad) for the
-    generator, and whether the legs may go soft."""
+    generator, how far into the high stand it is (``high``, 0..1), and whether the legs may
+    go soft."""
 
     def __init__(self) -> None:
         self.raise_ = 0.0
+        self.high = 0.0
         self.trim = 0.0
         self.lean = 0.0
         self.saving = False
@@ -79,6 +92,13 @@ class EnergySaver:
         """The leg stiffness to command now (the gait's ``normal`` unless saving)."""
         return min(normal, SAVING_STIFFNESS) if self.saving else normal
 
+    @property
+    def mode(self) -> str:
+        """``"high"`` (all the way up into the high stand), ``"saving"`` or ``"plain"``."""
+        if not self.saving:
+            return "plain"
+        return "high" if self.high == 1.0 else "saving"
+
     def update(
         self,
         dt: float,
@@ -88,10 +108,11 @@ class EnergySaver:
         ankle_error: float,
         tilt: float,
         hip_error: float = 0.0,
+        high: bool = False,
     ) -> bool:
         """Advance one cycle; True while the walk must not step yet (the stand is still
         being restored). ``ankle_error`` and ``hip_error``: mean commanded-minus-measured ankle
-        and hip pitch (rad)."""
+        and hip pitch (rad); ``high``: go on up into the high stand."""
         if asked or not standing or not self.enabled:
             self._idle = 0.0
             self.saving = False
@@ -106,6 +127,8 @@ class EnergySaver:
                 self._restore(dt)
                 return False
         self.raise_ = min(MAX_RAISE, self.raise_ + MAX_RAISE * dt / RAISE_TIME)
+        rate = 1.0 / HIGH_RISE_TIME if high else -1.0 / HIGH_LOWER_TIME
+        self.high = max(0.0, min(1.0, self.high + rate * dt))
         self._error += ERROR_FILTER * (ankle_error - self._error)
         self.trim = _unloaded(self.trim, self._error, TRIM_GAIN, TRIM_RATE, dt)
         self._hip_error += ERROR_FILTER * (hip_error - self._hip_error)
@@ -124,7 +147,8 @@ class EnergySaver:
         self.raise_ = max(0.0, self.raise_ - step)
         self.trim = _towards_zero(self.trim, step)
         self.lean = _towards_zero(self.lean, LEAN_RESTORE_RATE * dt)
-        if self.raise_ == 0.0 and self.trim == 0.0 and self.lean == 0.0:
+        self.high = max(0.0, self.high - dt / HIGH_LOWER_TIME)
+        if self.raise_ == 0.0 and self.trim == 0.0 and self.lean == 0.0 and self.high == 0.0:
             self._restoring = False
             return False
         return True

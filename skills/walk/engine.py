@@ -174,9 +174,11 @@ class WalkEngine:
             ankle_error=self._pitch_error(_ANKLE_PITCHES) if standing else 0.0,
             hip_error=self._pitch_error(_HIP_PITCHES) if standing else 0.0,
             tilt=float(self._state.tilt),
+            high=self.request is not None and self.request.high_stand,
         )
         energy = self.energy
-        gen.stand_raise, gen.stand_trim, gen.stand_lean = energy.raise_, energy.trim, energy.lean
+        gen.stand_raise, gen.stand_high = energy.raise_, energy.high
+        gen.stand_trim, gen.stand_lean = energy.trim, energy.lean
         commanded = self._servos.target_array()
         own = None if self._targets is None else (self._targets.left_arm, self._targets.right_arm)
         # Arms on their way (back to the walk, or to another task's posture) weigh where they
@@ -299,6 +301,7 @@ class WalkEngine:
             killed=gen.killed,
             halted=gen.halted,
             active=self.request is not None,
+            stand=self.energy.mode,
         )
 
 

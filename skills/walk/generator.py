@@ -115,9 +115,10 @@ class WalkGenerator:
         #: The start under way or last made (``skills.walk.start``), None before any.
         self.start: WalkStart | None = None
         #: The standing posture's offsets from the gait's (``skills.walk.energy``): hips
-        #: raised (m), centre of mass moved forwards (m) and torso leaning further (rad);
-        #: ``hold`` keeps it from stepping.
+        #: raised (m), the share of the way on to straight legs, centre of mass moved
+        #: forwards (m) and torso leaning further (rad); ``hold`` keeps it from stepping.
         self.stand_raise = 0.0
+        self.stand_high = 0.0
         self.stand_trim = 0.0
         self.stand_lean = 0.0
         self.hold = False
@@ -429,6 +430,7 @@ class WalkGenerator:
             swing_left=self.swing_left,
             step_share=self.stride.share if support else None,
             stand_raise=self.stand_raise,
+            stand_high=self.stand_high,
         )
 
     # ------------------------------------------------------------------ state

@@ -217,6 +217,7 @@ def walk_targets(
     swing_left: bool,
     step_share: float | None,
     stand_raise: float = 0.0,
+    stand_high: float = 0.0,
 ) -> WalkTargets:
     """The soles and arms for feet at ``feet`` (left, right; frame ``H``). ``step_share`` is
     how far through its step the walk is (0..1), or None when both feet carry the robot."""
@@ -263,6 +264,7 @@ def walk_targets(
             lean=pose.lean,
             hip=hip,
             ankle=ankle,
+            straighten=stand_high,
         )
         soles.append(sole)
     weight = 0.5 if both else (0.0 if swing_left else 1.0)

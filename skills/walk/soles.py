@@ -17,6 +17,10 @@ import numpy as np
 from providers.model import NaoModel, load_nao_model
 from providers.model.transforms import rotation_x, rotation_y, rotation_z
 
+#: How much shorter (m) than its full length the high stand's leg is: the knee bent 0.06 rad,
+#: as B-Human's 0.1 mm leaves it, not at the singular straight leg.
+STRAIGHT_MARGIN = 1e-4
+
 
 class SoleGeometry:
     """The NAO's numbers the sole poses need: hips, sole height, heel."""
@@ -27,6 +31,9 @@ class SoleGeometry:
         self.hip_y = float(hip[1])
         self.hip_z = float(hip[2])
         self.sole_height = model.foot.sole_height
+        #: Hip to ankle with the knee straight (m).
+        knee, ankle = model.joints["LKneePitch"], model.joints["LAnklePitch"]
+        self.leg_length = -float(knee.origin_xyz[2] + ankle.origin_xyz[2])
         self.heel_rear = model.foot.rear
         self.sole_front = model.foot.front
         self.heel_inner = model.foot.inner
@@ -50,15 +57,27 @@ class SoleGeometry:
         lean: float,
         hip: tuple[float, float] = (0.0, 0.0),
         ankle: tuple[float, float] = (0.0, 0.0),
+        straighten: float = 0.0,
     ) -> np.ndarray:
         """The sole pose (4x4, torso frame) of a foot ``x, y, yaw, z`` off its place.
 
         ``stance``: the place's lateral distance from the hip centre (m, + left); ``hip`` and
-        ``ankle``: (pitch, roll) offsets in rad.
+        ``ankle``: (pitch, roll) offsets in rad; ``straighten`` (0..1): how far the ankle is
+        lowered from ``hip_height`` towards the leg's full length (the high stand).
         """
         side = 1.0 if stance > 0.0 else -1.0
         # The ankle in the upright hip frame H.
         ax, ay, az = x, stance + y + side * self.heel_shift(yaw), -hip_height + z + self.sole_height
+        if straighten > 0.0:
+            # Along a sine of the share (B-Human's high stand's): near a straight leg the knee
+            # angle goes as the square root of the length missing, so a length changing at a
+            # finite rate there would turn the knee infinitely fast. The hip offsets below
+            # turn the leg about the hip and keep its length.
+            across = ay - side * self.hip_y
+            full = self.leg_length - STRAIGHT_MARGIN
+            lowest = -math.sqrt(max(0.0, full * full - ax * ax - across * across))
+            if lowest < az:
+                az += (lowest - az) * math.sin(0.5 * math.pi * min(1.0, straighten))
         rot = rotation_z(yaw)
         hip_pitch, hip_roll = hip
         if hip_pitch or hip_roll:

@@ -30,3 +30,5 @@ class WalkStatus:
     killed: bool
     halted: str | None
     active: bool
+    #: The stand's energy saving (``skills.walk.energy``): "plain", "saving" or "high".
+    stand: str = "plain"

@@ -3,7 +3,8 @@
 - ``Walk(forward, left, turn)``: walk at this velocity (m/s, m/s, rad/s; NAOqi's move). All
   zero walks in place to a stand and holds it. Requests past the gait's limits are clamped
   onto its ellipsoid (the clamped request is in the walk state), but a non-finite or absurd
-  value (beyond ``ABSURD_SPEED`` / ``ABSURD_TURN``) is refused here.
+  value (beyond ``ABSURD_SPEED`` / ``ABSURD_TURN``) is refused here. ``high_stand``: standing
+  still, straighten the legs to save the knees (B-Human's high stand).
 - ``WalkToward(x, y, theta, frequency)``: the same, each of x, y, theta in [-1, 1] as a share
   of the gait's limit (NAOqi's moveToward); ``frequency`` in [0, 1] a share of the step
   frequency range (1: the gait's own period).
@@ -81,6 +82,12 @@ class Walk:
     #: "LeftStepHeight" and so on): their period, lift and largest step are this gait's.
     left_gait: GaitParameters | None = gait_field()
     right_gait: GaitParameters | None = gait_field()
+    #: Standing (all zero), go on from the energy-saving stand into the high stand: straight
+    #: legs, the knees carrying almost nothing (B-Human's stand high; ``skills.walk.energy``).
+    #: A walk request brings the walk's stand back first (0.3 s).
+    high_stand: bool = attrs.field(
+        default=False, kw_only=True, validator=attrs.validators.instance_of(bool)
+    )
 
 
 @attrs.frozen

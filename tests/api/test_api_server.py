@@ -302,6 +302,20 @@ async def test_walks_name_a_gait_or_naoqis_move_config():
         assert "careful" in (await robot.get_gait())["named"]
 
 
+async def test_stand_asks_for_the_high_stand_and_the_state_says_which_stand():
+    async with api_daemon() as d, connect(d.path, name="stander") as robot:
+        await robot.move(0.1, 0.0, 0.0)
+        await robot.stand(high=True)
+        await _cycles_pass(d.runtime, 2)
+        request = d.runtime.walk.request
+        assert request.high_stand and request.forward == 0.0
+        assert _tasks_of(d.runtime, "api-1:stander") == ["Walk"]  # the move replaced
+        state = await robot.get_state()
+        assert state["walk"]["stand"] in ("plain", "saving", "high")
+        with pytest.raises(ApiError, match="high_stand"):
+            await robot.emit("Walk", high_stand="yes")
+
+
 async def test_a_posture_over_another_clients_walk_is_timed_from_the_closed_feet():
     async with (
         api_daemon() as d,

@@ -5,13 +5,20 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lola_io.joints import JOINT_INDEX
 from motiond.safety_trial import stand_current_trial
 from motiond.walk_trial import Perturbation, WalkTrial
+from providers.model import load_nao_model
+from skills.safety import FallPhase
+from skills.walk import Walk
 from skills.walk.energy import (
+    HIGH_LOWER_TIME,
+    HIGH_RISE_TIME,
     IDLE_AFTER,
     MAX_LEAN,
     MAX_RAISE,
@@ -19,6 +26,7 @@ from skills.walk.energy import (
     TRIM_MIN,
     EnergySaver,
 )
+from skills.walk.soles import SoleGeometry
 
 DT = 0.012
 
@@ -29,10 +37,17 @@ def _idle(
     error: float = 0.02,
     tilt: float = 0.05,
     hip_error: float = 0.0,
+    high: bool = False,
 ) -> None:
     for _ in range(round(seconds / DT)):
         saver.update(
-            DT, standing=True, asked=False, ankle_error=error, tilt=tilt, hip_error=hip_error
+            DT,
+            standing=True,
+            asked=False,
+            ankle_error=error,
+            tilt=tilt,
+            hip_error=hip_error,
+            high=high,
         )
 
 
@@ -77,6 +92,85 @@ def test_a_request_restores_stiffness_at_once_and_holds_the_step_until_the_stand
     assert saver.raise_ == 0.0 and saver.trim == 0.0 and saver.lean == 0.0
 
 
+def test_the_high_stand_rises_only_once_saving_and_only_when_asked():
+    saver = EnergySaver()
+    _idle(saver, IDLE_AFTER - 0.1, high=True)
+    assert saver.high == 0.0 and saver.mode == "plain"
+    _idle(saver, 0.5, high=True)
+    assert saver.mode == "saving" and 0.0 < saver.high < 1.0
+    _idle(saver, HIGH_RISE_TIME, high=True)
+    assert saver.mode == "high" and saver.high == 1.0
+    # Not asked any more: back down to the saving stand, still saving.
+    _idle(saver, HIGH_LOWER_TIME + DT)
+    assert saver.mode == "saving" and saver.high == 0.0 and saver.raise_ == MAX_RAISE
+    # Never asked: the saving stand stays where it is.
+    saver = EnergySaver()
+    _idle(saver, 10.0, error=0.0)
+    assert saver.high == 0.0 and saver.raise_ == MAX_RAISE
+
+
+@given(seconds=st.floats(0.0, 5.0), error=st.floats(-0.3, 0.3))
+def test_a_request_brings_the_walk_s_stand_back_from_high_within_its_time(seconds, error):
+    saver = EnergySaver()
+    _idle(saver, IDLE_AFTER + seconds, error=error, high=True)
+    cycles = 0
+    while saver.update(DT, standing=True, asked=True, ankle_error=error, tilt=0.05):
+        cycles += 1
+        assert cycles * DT <= HIGH_LOWER_TIME + DT, "the walk's stand took too long"
+    assert saver.high == 0.0 and saver.raise_ == 0.0 and saver.mode == "plain"
+    assert saver.leg_stiffness(1.0) == 1.0
+
+
+GEOMETRY = SoleGeometry()
+THIGH, TIBIA = 0.1, 0.1029  # m, NAO's (nao_model.json)
+
+
+def _knee(sole: np.ndarray, left: bool) -> float:
+    """The knee bend (rad) a sole pose asks for: from the hip joint to the ankle."""
+    ankle = sole[:3, 3] + sole[:3, 2] * GEOMETRY.sole_height
+    hip = np.array([0.0, GEOMETRY.hip_y if left else -GEOMETRY.hip_y, GEOMETRY.hip_z])
+    d = float(np.linalg.norm(ankle - hip))
+    cos_inner = (THIGH**2 + TIBIA**2 - d**2) / (2.0 * THIGH * TIBIA)
+    return math.pi - math.acos(max(-1.0, min(1.0, cos_inner)))
+
+
+@given(
+    x=st.floats(-0.05, 0.05),
+    spread=st.floats(0.0, 0.03),
+    hip_pitch=st.floats(-0.1, 0.1),
+    lean=st.floats(-0.1, 0.2),
+    left=st.booleans(),
+)
+def test_the_high_stand_straightens_the_leg_all_but_its_margin_and_never_too_fast(
+    x, spread, hip_pitch, lean, left
+):
+    stance = (GEOMETRY.hip_y + spread) * (1.0 if left else -1.0)
+
+    def knee(share: float) -> float:
+        sole = GEOMETRY.pose(
+            x,
+            0.0,
+            0.0,
+            0.0,
+            stance=stance,
+            hip_height=0.23,
+            lean=lean,
+            hip=(hip_pitch, 0.0),
+            straighten=share,
+        )
+        return _knee(sole, left)
+
+    # Straight, all but the margin: bent 0.06 rad, not at the singular straight leg.
+    assert knee(1.0) == pytest.approx(0.063, abs=0.005)
+    assert knee(0.0) > 0.5
+    # Coming down from it in HIGH_LOWER_TIME, no cycle asks the knee for more than its speed.
+    limit = float(load_nao_model().velocity[JOINT_INDEX["LKneePitch"]])
+    shares = np.linspace(1.0, 0.0, round(HIGH_LOWER_TIME / DT) + 1)
+    angles = [knee(float(share)) for share in shares]
+    assert (np.diff(angles) > 0.0).all()
+    assert max(np.diff(angles)) / DT < limit
+
+
 def test_drifting_gives_up_and_restores_the_stand():
     saver = EnergySaver()
     _idle(saver, 60.0, error=0.3)  # a load that never goes away: the trim runs to its bound
@@ -117,6 +211,37 @@ def test_on_a_perturbed_body_the_saving_stand_finds_its_load_too():
     saving, s_low, s_high = stand_current_trial(True, 25.0, perturbation=body)
     assert saving / plain < 0.66, f"{saving:.2f} A against {plain:.2f} A"
     assert s_high - s_low < 0.003, "the saving stand sinks or bobs"
+    # The high stand trims for this body's load the same way: 0.086.
+    high, h_low, h_high = stand_current_trial(True, 25.0, high=True, perturbation=body)
+    assert high / plain < 0.15, f"{high:.2f} A against {plain:.2f} A"
+    assert h_high - h_low < 0.003, "the high stand sinks or bobs"
+
+
+def test_in_physics_the_high_stand_straightens_the_knees_and_saves_most_of_the_current():
+    plain, low, _ = stand_current_trial(False, 25.0)
+    trial = WalkTrial()
+    trial.emit(Walk(high_stand=True))
+    assert trial.run(5.0) and trial.status().stand == "high"
+    knees = [JOINT_INDEX["LKneePitch"], JOINT_INDEX["RKneePitch"]]
+    current, heights = [], []
+    for _ in range(round(20.0 / DT)):
+        frame = trial.step()
+        current.append(float(frame.current.sum()))
+        heights.append(float(trial.truth.torso_position[2]))
+    # Measured 0.167 A against 2.613 (0.064), the torso 2.7 cm higher, steady within 0.2 mm.
+    assert sum(current) / len(current) / plain < 0.15
+    assert (abs(frame.position[knees] - 0.063) < 0.02).all(), "the knees are not all but straight"
+    assert 0.02 < min(heights) - low < 0.035 and max(heights) - min(heights) < 0.003
+    trial.walk(0.3, 0.0, 0.0)
+    asked, x0 = trial.t, trial.pose()[0]
+    assert trial.run(1.0, until=lambda t: t.status().step_count > 0)
+    # The walk's stand comes back (0.3 s), then the step: 0.55 s, against 0.31 from the
+    # saving stand.
+    assert trial.t - asked < 0.7
+    phases = set()
+    assert trial.run(3.0, until=lambda t: phases.add(t.runtime.supervisor.status().fall.phase))
+    assert not trial.fell and trial.pose()[0] - x0 > 0.4
+    assert phases == {FallPhase.UPRIGHT}, "the knees bending again raised a fall alarm"
 
 
 def test_walking_off_from_the_saving_stand_does_not_fall():
