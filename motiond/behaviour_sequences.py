@@ -1,8 +1,9 @@
 """Random sequences of what behaviours emit, run through the runtime on the simulated NAO.
 
-A behaviour in a match emits walks in every direction, stops, kicks at balls it sees, scripts,
-looks and arm postures, in whatever order its decisions come, each replacing the last: a new
-emission every 0.2-2 s here. Whatever the order, the runtime must never err, every frame it
+A behaviour in a match emits walks in every direction, stops, the high stand, kicks at balls it
+sees, scripts, looks and arm postures, in whatever order its decisions come, each replacing the
+last: a new emission every 0.2-2 s here (2-4 s after asking for the high stand, which takes 2 s
+to reach). Whatever the order, the runtime must never err, every frame it
 sends must be finite, inside the joints' limits and no faster than they move, and nothing may
 make the robot fall (no pushes, no Freeze, no Relax: those bring it down by design). A ball lies
 in front of the robot only while a kick is meant for it (a behaviour walks round any other).
@@ -36,6 +37,7 @@ SCRIPTS = tuple(n for n in shipped_script_names() if not n.startswith("GetUp") a
 #: Priorities: the walk, kicks and scripts above it, looks and arm postures above everything.
 WALK_PRIORITY, ABOVE_PRIORITY, LOOK_PRIORITY = 1.0, 2.0, 3.0
 _ACTIONS = ("walk", "walk", "sideways", "stop", "in-walk", "kick", "script", "look", "safe sit")
+_ACTIONS = (*_ACTIONS, "stand high")
 #: Where a ball no kick is meant for lies (world, m): far from anywhere the robot walks.
 PARKED_BALL = (50.0, 50.0)
 
@@ -106,6 +108,8 @@ class RandomBehaviour:
             left = float(rng.uniform(-0.2, 0.2))
             trial.emit(Walk(0.0, left, 0.0), priority=WALK_PRIORITY)
             action = f"walk sideways {left:+.2f}"
+        elif action == "stand high":
+            trial.emit(Walk(high_stand=True), priority=WALK_PRIORITY)
         elif action == "stop":
             trial.withdraw(Walk)
         elif action in ("in-walk", "kick"):
@@ -178,8 +182,11 @@ def sequence_run(
     next_at, last, unsafe = 0.5, None, None
     while trial.t < seconds and not (stop_at_fall and trial.fell):
         if trial.t >= next_at:
-            done.append((round(trial.t, 2), behaviour.act()))
-            next_at = trial.t + rng.uniform(0.2, 2.0)
+            action = behaviour.act()
+            done.append((round(trial.t, 2), action))
+            # Long enough, mostly, to go all the way up (1 s idle, 1 s rising).
+            wait = (2.0, 4.0) if action.startswith("stand high") else (0.2, 2.0)
+            next_at = trial.t + rng.uniform(*wait)
         trial.step()
         if unsafe is None:
             unsafe = _unsafe(trial, model, step, last)

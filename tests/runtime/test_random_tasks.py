@@ -1,9 +1,9 @@
 """Random sequences of what behaviours emit, through the runtime, on the simulated NAO
-(``motiond.behaviour_sequences``): walks in every direction, stops, in-walk and standing kicks at
-balls put in front of the robot, scripts (over a walk or not) and withdrawals, looks above
-everything, the runtime's safe sit and its release, a new emission every 0.2-2 s. Whatever the
-order, the runtime never errs, every frame it sends is finite, inside the joints' limits and no
-faster than they move, and nothing makes the robot fall.
+(``motiond.behaviour_sequences``): walks in every direction, stops, the high stand, in-walk and
+standing kicks at balls put in front of the robot, scripts (over a walk or not) and
+withdrawals, looks above everything, the runtime's safe sit and its release, a new emission
+every 0.2-2 s. Whatever the order, the runtime never errs, every frame it sends is finite,
+inside the joints' limits and no faster than they move, and nothing makes the robot fall.
 
 The bugs these sequences found are pinned by deterministic tests of their own (see the module
 docstring); these seeds keep the whole mix honest. ``motiond bench sequences`` runs many more.
