@@ -3,10 +3,10 @@
 A behaviour in a match emits walks in every direction, stops, the high stand, kicks at balls it
 sees, scripts, looks and arm postures, in whatever order its decisions come, each replacing the
 last: a new emission every 0.2-2 s here (2-4 s after asking for the high stand, which takes 2 s
-to reach). Whatever the order, the runtime must never err, every frame it
-sends must be finite, inside the joints' limits and no faster than they move, and nothing may
-make the robot fall (no pushes, no Freeze, no Relax: those bring it down by design). A ball lies
-in front of the robot only while a kick is meant for it (a behaviour walks round any other).
+to reach). Whatever the order, the runtime must never err, every frame it sends must be finite,
+inside the joints' limits and no faster than they move, and nothing may make the robot fall (no
+pushes, no Freeze, no Relax: those bring it down by design). A ball lies in front of the robot
+only while a kick is meant for it (a behaviour walks round any other).
 
 :func:`sequence_run` runs one such sequence and records what happened instead of asserting, so
 ``tests/runtime/test_random_tasks.py`` pins a few seeds and ``motiond bench sequences`` counts
@@ -36,8 +36,18 @@ from skills.walk.tasks import Walk
 SCRIPTS = tuple(n for n in shipped_script_names() if not n.startswith("GetUp") and n != "Relax")
 #: Priorities: the walk, kicks and scripts above it, looks and arm postures above everything.
 WALK_PRIORITY, ABOVE_PRIORITY, LOOK_PRIORITY = 1.0, 2.0, 3.0
-_ACTIONS = ("walk", "walk", "sideways", "stop", "in-walk", "kick", "script", "look", "safe sit")
-_ACTIONS = (*_ACTIONS, "stand high")
+_ACTIONS = (
+    "walk",
+    "walk",
+    "sideways",
+    "stop",
+    "in-walk",
+    "kick",
+    "script",
+    "look",
+    "safe sit",
+    "stand high",
+)
 #: Where a ball no kick is meant for lies (world, m): far from anywhere the robot walks.
 PARKED_BALL = (50.0, 50.0)
 

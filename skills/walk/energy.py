@@ -26,9 +26,9 @@ keeper watching play far away) keeps its knees cool.
 
 A request to walk restores the full stiffness at once and takes the posture back to the
 walk's stand (at ``RESTORE_RATE``: a few cycles; from the high stand ``HIGH_LOWER_TIME``)
-before the first step. If the trim runs to
-its bound or the torso tilts (the body is drifting, not settling), the saver gives up and
-restores the stand, and tries again only after another idle period.
+before the first step. If the trim runs to its bound or the torso tilts (the body is
+drifting, not settling), the saver gives up and restores the stand, and tries again only
+after another idle period.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ LEAN_GAIN = 1.0
 LEAN_RATE = 0.02  # rad/s
 MAX_LEAN = 0.1  # rad
 #: Seconds to rise from the saving stand into the high stand, and to come down from it (the
-#: knees bend from straight to the walk's 1 rad at about 3.7 rad/s, within their speed).
+#: knees bend from all but straight to the walk's 1 rad at 2.6-3.5 rad/s, within their 6.4).
 HIGH_RISE_TIME = 1.0
 HIGH_LOWER_TIME = 0.3
 #: How fast the posture goes back to the walk's stand (m/s of raise and trim; rad/s of lean).
