@@ -137,6 +137,7 @@ async def _course(run: _Run, api_path: str) -> None:
                 )
             )
             corner = target  # the square is planned, not re-planned from where each leg ended
+        await _high_stand(run, robot)
         duration = await robot.play("Wave")
         run.say("waved (Wave script)")
         run.rows.append(("wave (script)", f"{duration:.1f} s", _standing(sim), ""))
@@ -196,6 +197,35 @@ async def _course_leg(run: _Run, robot, what: str, velocity: tuple, amount: floa
         steady = covered(mid, end) / (t1 - tc)
         run.rows.append(("  its last 60 %", f"{speed:.3f} {unit}", f"{steady:.3f} {unit}", ""))
     return 0.0 if axis == 2 else math.hypot(stood.x - start.x, stood.y - start.y)
+
+
+async def _high_stand(run: _Run, robot) -> None:
+    """Wait as a robot in set or penalised would, in the high stand (``Walk(high_stand=True)``):
+    the motors' current standing plainly (after the square), then all the way up."""
+    sim = run.sim
+
+    async def amps(seconds: float) -> float:
+        samples = []
+        for _ in range(round(seconds / 0.1)):
+            await robot.wait_robot_time(0.1)
+            samples.append(float(sim.body.sensor_frame().current.sum()))
+        return sum(samples) / len(samples)
+
+    plain = await amps(1.0)
+    t0 = sim.runtime.now
+    await robot.stand(high=True)
+    state = await robot.wait_robot_time(4.0, until=lambda s: s["walk"]["stand"] == "high")
+    high = await amps(1.0)
+    reached = "stood high" if state["walk"]["stand"] == "high" else "high stand NOT reached"
+    run.say(f"{reached}: {high:.2f} A, plainly {plain:.2f} A")
+    run.rows.append(
+        (
+            "wait (high stand)",
+            "knees straight",
+            f"{_standing(sim)}, {high:.2f} A ({plain:.2f} before)",
+            f"{sim.runtime.now - t0:.1f} s",
+        )
+    )
 
 
 def _standing(sim) -> str:

@@ -23,6 +23,7 @@ def test_demo_walks_its_course_and_a_square_through_the_api_and_never_falls(tmp_
         "walked 0.75 m back",
         "odometry over the course",
         "square corner 4: reached",
+        "stood high",
         "waved",
         "sat down",
     ):
