@@ -11,7 +11,8 @@ on naosim's NAO, a perturbed one (``motiond.walk_trial.perturbed_model``) or a N
   floor, and the get-up after it;
 - :func:`alarm_trial`: walking or standing with nothing wrong: fall alarms raised;
 - :func:`startup_trial`: the daemon started under a standing robot: how far it moves;
-- :func:`stand_current_trial`: the mean motor current of the walk's stand, plain, saving or high.
+- :func:`stand_current_trial`: the mean motor current of the walk's stand, plain, saving or high;
+- :func:`first_step_trial`: how long a walk request waits for its first step from those stands.
 """
 
 from __future__ import annotations
@@ -258,6 +259,24 @@ def stand_current_trial(
             current.append(float(frame.current.sum()))
             heights.append(float(trial.truth.torso_position[2]))
     return float(np.mean(current)), min(heights), max(heights)
+
+
+def first_step_trial(
+    high: bool,
+    *,
+    seed: int = 0,
+    perturbation: Perturbation | None = None,
+    model: str | None = None,
+) -> float:
+    """Stand 5 s (the saving stand, or the high stand if ``high``), then walk forwards at
+    0.2 m/s: seconds from the request until the first step has ended (inf if it fell)."""
+    trial = WalkTrial(model=model, perturbation=perturbation, seed=seed)
+    trial.emit(Walk(high_stand=high))
+    trial.run(5.0)
+    trial.walk(0.2)
+    asked = trial.t
+    stood = trial.run(2.0, until=lambda t: t.status().step_count > 0)
+    return trial.t - asked if stood and trial.status().step_count > 0 else math.inf
 
 
 @attrs.frozen

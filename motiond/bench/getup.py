@@ -29,7 +29,9 @@ Every figure is naosim's ground truth with the daemon's cycle in lockstep
 - ``stand_current_ratio``: mean motor current of the energy-saving stand over the plain
   walk stand, 60 s each (``stand_height_change_m``: torso height of the one minus the other);
   ``high_stand_current_ratio`` and ``high_stand_height_change_m`` the same for the high stand
-  a behaviour may ask for (``Walk(high_stand=True)``: straight legs).
+  a behaviour may ask for (``Walk(high_stand=True)``: straight legs); ``first_step_s`` and
+  ``high_stand_first_step_s``: from a walk request (0.2 m/s) after 5 s in the saving or the
+  high stand until the first step has ended (the high stand's cost).
 
 ``--perturb N`` repeats the get-ups, falls and alarm walks on N perturbed NAOs as well;
 ``--model FILE`` runs everything on that NAO MJCF instead.
@@ -57,6 +59,7 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
     from motiond.safety_trial import (
         LYING_SIDES,
         alarm_trial,
+        first_step_trial,
         getup_trial,
         push_fall_trial,
         stand_current_trial,
@@ -118,6 +121,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
     plain, plain_low, _ = stand_current_trial(False, stand_seconds, **bodies[0])
     saving, saving_low, _ = stand_current_trial(True, stand_seconds, **bodies[0])
     high, high_low, _ = stand_current_trial(True, stand_seconds, high=True, **bodies[0])
+    first_step = first_step_trial(False, **bodies[0])
+    high_first_step = first_step_trial(True, **bodies[0])
 
     def median(values: list[float]) -> float:
         return statistics.median(values) if values else float("inf")
@@ -143,6 +148,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "stand_height_change_m": saving_low - plain_low,
         "high_stand_current_ratio": high / plain,
         "high_stand_height_change_m": high_low - plain_low,
+        "first_step_s": first_step,
+        "high_stand_first_step_s": high_first_step,
     }
     units = {
         "getup_front_s": "s",
@@ -161,6 +168,8 @@ def run(quick: bool, perturb: int = 0, model: str | None = None) -> BenchResult:
         "startup_sink_m": "m",
         "stand_height_change_m": "m",
         "high_stand_height_change_m": "m",
+        "first_step_s": "s",
+        "high_stand_first_step_s": "s",
     }
     worst = max(times["front"] + times["back"], default=float("inf"))
     worst_side = max(times["left"] + times["right"], default=float("inf"))
